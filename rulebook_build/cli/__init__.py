@@ -1,0 +1,86 @@
+"""The ``rulebook`` command.
+
+Each subcommand lives in its own module of this package and provides two functions::
+
+    def add_arguments(parser: argparse.ArgumentParser) -> None
+    def run(args: argparse.Namespace) -> int
+
+Modules are imported only when their command runs, so a slow import (MkDocs, the checker)
+never slows down ``rulebook moves``.  Every ``RulebookError`` is printed as a located message
+and ends the program with exit code 2 (or the code the command chose); no traceback reaches
+the user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from rulebook_build.errors import RulebookError
+
+# command name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "moves": ("rulebook_build.cli.moves", "list the legal moves of positions (FEN or 'start')"),
+    "perft": ("rulebook_build.cli.perft", "count the move tree of a position to a depth"),
+    "pdn": ("rulebook_build.cli.pdn", "read PDN files, replay their games, report errors"),
+    "check": ("rulebook_build.cli.check", "judge draughts problems (Problemistenwedstrijd)"),
+    "build": ("rulebook_build.cli.build", "build the website, every language, strictly"),
+    "diagram": ("rulebook_build.cli.diagram", "export a board diagram as SVG, PNG or GIF"),
+}
+
+
+def _load(name: str) -> object:
+    module_name = COMMANDS[name][0]
+    return importlib.import_module(module_name)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulebook",
+        description="Draughts rulebooks, notation and problems (International and Frisian).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (_module, help_text) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            try:
+                module = _load(name)
+            except ModuleNotFoundError:
+                continue
+            module.add_arguments(command_parser)  # type: ignore[attr-defined]
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in arguments if not a.startswith("-")), None)
+    only = command if command in COMMANDS else None
+    if only is not None:
+        try:
+            _load(only)
+        except ModuleNotFoundError as error:
+            if error.name and error.name.startswith("rulebook_build"):
+                print(f"rulebook: the '{only}' command is not available yet", file=sys.stderr)
+                return 2
+            raise
+    parser = build_parser(only=only if only is not None else "")
+    args = parser.parse_args(arguments)
+    module = _load(args.command)
+    try:
+        code: int = module.run(args)  # type: ignore[attr-defined]
+    except RulebookError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rulebook: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,314 @@
+"""Move generation and execution on bitboards, the engine's hot path.
+
+Everything here works on plain ints, relative to the side to move ("own" and "opponent"), so
+that perft and the problem checker can run without building objects.  ``Position`` in
+``position.py`` is the public face of the same functions.
+
+A raw move is a tuple ``(origin_bit, destination_bit, captured_mask, path_bits, order_bits)``:
+
+* ``path_bits``: origin, every landing square, destination (one route; KNDB art. 4 / Fries Spel
+  art. 13: two routes capturing the same pieces are one move);
+* ``order_bits``: the captured pieces in capture order.
+
+Captures are searched depth first with captured pieces left on the board as obstacles (KNDB
+art. 4.4/Fries Spel art. 13-14: a piece cannot be jumped twice and is removed only after the
+capture).  The search is memoized on (square, captured set), which is all the future of a
+capture depends on, and keeps at every step only the continuations of the highest value, so a
+position with thousands of capture routes is still searched in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from rulebook_build.rules.board import (
+    BLACK_PROMOTION,
+    BOARD,
+    BOARD_BITS,
+    DIAGONALS,
+    RAYS,
+    WHITE_PROMOTION,
+    Bit,
+    Bitboard,
+    Direction,
+)
+from rulebook_build.rules.variants import Variant
+
+RawMove = tuple[Bit, Bit, Bitboard, tuple[Bit, ...], tuple[Bit, ...]]
+Streak = tuple[int, Bit]  # Fries Spel art. 17: (consecutive king moves, bit of that king) or (0, 0)
+# (own men, own kings, opponent men, opponent kings, white to move, own streak, opponent streak)
+State = tuple[Bitboard, Bitboard, Bitboard, Bitboard, bool, Streak, Streak]
+
+NO_STREAK: Final[Streak] = (0, 0)
+BIT: Final[tuple[int, ...]] = tuple(1 << b for b in range(BOARD_BITS + 12))
+
+
+def _jumps(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, Bit], ...], ...]:
+    """For every bit: the (jumped square, landing square) pairs of a man's capture step."""
+    table = []
+    for bit in range(BOARD_BITS):
+        pairs = []
+        for direction in directions:
+            ray = RAYS[direction][bit]
+            if len(ray) >= 2:
+                pairs.append((ray[0], ray[1]))
+        table.append(tuple(pairs))
+    return tuple(table)
+
+
+def _king_rays(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, ...], ...], ...]:
+    return tuple(
+        tuple(RAYS[d][bit] for d in directions if RAYS[d][bit]) for bit in range(BOARD_BITS)
+    )
+
+
+def _deltas(directions: tuple[Direction, ...]) -> tuple[int, ...]:
+    """Bit shifts of one step in each direction (the same on every square, see board.py)."""
+    deltas = []
+    for direction in directions:
+        for bit in range(BOARD_BITS):
+            ray = RAYS[direction][bit]
+            if ray:
+                deltas.append(ray[0] - bit)
+                break
+    return tuple(deltas)
+
+
+class _Tables:
+    """Per-variant lookup tables, built once."""
+
+    __slots__ = ("capture_deltas", "king_capture_rays", "man_jumps")
+
+    def __init__(self, variant: Variant) -> None:
+        self.man_jumps = _jumps(variant.capture_directions)
+        self.king_capture_rays = _king_rays(variant.capture_directions)
+        self.capture_deltas = _deltas(variant.capture_directions)
+
+
+KING_MOVE_RAYS: Final = _king_rays(DIAGONALS)
+_TABLES: dict[str, _Tables] = {}
+
+
+def tables(variant: Variant) -> _Tables:
+    found = _TABLES.get(variant.name)
+    if found is None:
+        found = _TABLES[variant.name] = _Tables(variant)
+    return found
+
+
+Continuation = tuple[Bit, Bitboard, tuple[Bit, ...], tuple[Bit, ...]]
+
+
+def _capture_search(
+    origin: Bit,
+    is_king: bool,
+    opponent: Bitboard,
+    empty: Bitboard,
+    table: _Tables,
+    value_of: Callable[[Bitboard], int],
+) -> list[Continuation]:
+    """All highest-value captures of the piece on ``origin``: (destination, captured, path, order).
+
+    ``empty`` must already include the origin square (the piece has left it).  Returns an empty
+    list when the piece has no capture.
+    """
+    memo: dict[tuple[Bit, Bitboard], list[Continuation]] = {}
+    bit_table = BIT
+
+    def search(square: Bit, captured: Bitboard) -> list[Continuation]:
+        key = (square, captured)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        available = opponent & ~captured
+        children: list[Continuation] = []
+        if is_king:
+            for ray in table.king_capture_rays[square]:
+                length = len(ray)
+                index = 0
+                while index < length and empty & bit_table[ray[index]]:
+                    index += 1
+                if index >= length or not available & bit_table[ray[index]]:
+                    continue
+                jumped = ray[index]
+                index += 1
+                after = captured | bit_table[jumped]
+                while index < length and empty & bit_table[ray[index]]:
+                    for destination, total, path, order in search(ray[index], after):
+                        children.append((destination, total, (square, *path), (jumped, *order)))
+                    index += 1
+        else:
+            for jumped, landing in table.man_jumps[square]:
+                if available & bit_table[jumped] and empty & bit_table[landing]:
+                    after = captured | bit_table[jumped]
+                    for destination, total, path, order in search(landing, after):
+                        children.append((destination, total, (square, *path), (jumped, *order)))
+        if not children:
+            result: list[Continuation] = [(square, captured, (square,), ())]
+        else:
+            # keep only the best continuations (KNDB art. 5 / Fries Spel art. 11), one per move
+            best = max(value_of(child[1]) for child in children)
+            seen: set[tuple[Bit, Bitboard]] = set()
+            result = []
+            for child in children:
+                identity = (child[0], child[1])
+                if identity not in seen and value_of(child[1]) == best:
+                    seen.add(identity)
+                    result.append(child)
+        memo[key] = result
+        return result
+
+    found = search(origin, 0)
+    if len(found) == 1 and found[0][1] == 0:
+        return []
+    return found
+
+
+def generate(variant: Variant, state: State) -> list[RawMove]:
+    """The legal moves of the side to move (capture obligation and majority rules applied)."""
+    own_men, own_kings, opponent_men, opponent_kings, white, streak, _ = state
+    opponent = opponent_men | opponent_kings
+    empty = BOARD & ~(own_men | own_kings | opponent)
+    table = tables(variant)
+    bit_table = BIT
+
+    # --- captures (KNDB art. 5 / Fries Spel art. 10: capturing is compulsory)
+    candidates = 0
+    for delta in table.capture_deltas:
+        if delta > 0:
+            candidates |= own_men & (opponent >> delta) & (empty >> (delta + delta))
+        else:
+            candidates |= own_men & (opponent << -delta) & (empty << -(delta + delta))
+    if candidates or own_kings:
+        captures = _captures(variant, table, candidates, own_kings, opponent, opponent_kings, empty)
+        if captures:
+            return captures
+
+    # --- non-capturing moves: men one square diagonally forward, kings fly diagonally
+    moves: list[RawMove] = []
+    if own_men:
+        if white:
+            targets = (own_men >> 6) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                moves.append((to + 6, to, 0, (to + 6, to), ()))
+                targets ^= low
+            targets = (own_men >> 5) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                moves.append((to + 5, to, 0, (to + 5, to), ()))
+                targets ^= low
+        else:
+            targets = (own_men << 5) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                moves.append((to - 5, to, 0, (to - 5, to), ()))
+                targets ^= low
+            targets = (own_men << 6) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                moves.append((to - 6, to, 0, (to - 6, to), ()))
+                targets ^= low
+    if own_kings:
+        # Fries Spel art. 17: with kings and men, no fourth non-capturing move with one king
+        limit = variant.max_consecutive_king_moves
+        blocked = streak[1] if limit is not None and own_men and streak[0] >= limit else -1
+        kings = own_kings
+        while kings:
+            low = kings & -kings
+            origin = low.bit_length() - 1
+            kings ^= low
+            if origin == blocked:
+                continue
+            for ray in KING_MOVE_RAYS[origin]:
+                for to in ray:
+                    if not empty & bit_table[to]:
+                        break
+                    moves.append((origin, to, 0, (origin, to), ()))
+    return moves
+
+
+def _captures(
+    variant: Variant,
+    table: _Tables,
+    men: Bitboard,
+    kings: Bitboard,
+    opponent: Bitboard,
+    opponent_kings: Bitboard,
+    empty: Bitboard,
+) -> list[RawMove]:
+    if variant.kings_capture_value_weighted:
+
+        def value_of(captured: Bitboard) -> int:
+            captured_kings = (captured & opponent_kings).bit_count()
+            return variant.capture_value(captured.bit_count() - captured_kings, captured_kings)
+
+    else:
+
+        def value_of(captured: Bitboard) -> int:
+            return captured.bit_count()
+
+    found: list[tuple[int, bool, RawMove]] = []
+    for pieces, is_king in ((men, False), (kings, True)):
+        while pieces:
+            low = pieces & -pieces
+            origin = low.bit_length() - 1
+            pieces ^= low
+            for destination, captured, path, order in _capture_search(
+                origin, is_king, opponent, empty | low, table, value_of
+            ):
+                found.append(
+                    (value_of(captured), is_king, (origin, destination, captured, path, order))
+                )
+    if not found:
+        return []
+    best = max(value for value, _, _ in found)
+    best_moves = [(is_king, move) for value, is_king, move in found if value == best]
+    if variant.king_capture_precedence and any(is_king for is_king, _ in best_moves):
+        # Fries Spel art. 12: at equal value the king's capture goes first
+        return [move for is_king, move in best_moves if is_king]
+    return [move for _, move in best_moves]
+
+
+def make(variant: Variant, state: State, move: RawMove) -> State:
+    """The state after ``move``, from the point of view of the other side."""
+    own_men, own_kings, opponent_men, opponent_kings, white, streak, opponent_streak = state
+    origin, destination, captured = move[0], move[1], move[2]
+    from_bit = BIT[origin]
+    to_bit = BIT[destination]
+    king_moved = bool(own_kings & from_bit)
+    if king_moved:
+        own_kings = (own_kings & ~from_bit) | to_bit
+    else:
+        own_men &= ~from_bit
+        # KNDB art. 3 / Fries Spel art. 8: promotion only when the move ends on the back row
+        if to_bit & (WHITE_PROMOTION if white else BLACK_PROMOTION):
+            own_kings |= to_bit
+        else:
+            own_men |= to_bit
+    if captured:
+        opponent_men &= ~captured
+        opponent_kings &= ~captured
+    if variant.max_consecutive_king_moves is not None:
+        if king_moved and not captured and own_men:
+            count = streak[0] + 1 if streak[0] and streak[1] == origin else 1
+            streak = (count, destination)
+        else:
+            streak = NO_STREAK
+    return (opponent_men, opponent_kings, own_men, own_kings, not white, opponent_streak, streak)
+
+
+def perft(variant: Variant, state: State, depth: int) -> int:
+    """Number of leaf nodes of the legal move tree, counting unique moves (bulk counted)."""
+    moves = generate(variant, state)
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    for move in moves:
+        total += perft(variant, make(variant, state, move), depth - 1)
+    return total
