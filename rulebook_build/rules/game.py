@@ -95,10 +95,12 @@ class Game:
         key = self._key(after)
         counts[key] = counts.get(key, 0) + 1
 
+        # the counts of art. 9b/9c and Fries Spel art. 18 run from the moment the ending arose;
+        # a promotion keeps the ending, a capture starts a new one
         ending = _lone_king_ending(after)
         ending_plies = (
             self.ending_plies + 1
-            if ending is not None and ending == self.ending_class and not material_changed
+            if ending is not None and ending == self.ending_class and not move.is_capture
             else 0
         )
         king_only = self.king_only_plies + 1 if was_king_move and not move.is_capture else 0
@@ -106,7 +108,7 @@ class Game:
         strong = _two_kings_against_one(after)
         if strong is None:
             strong_moves = 0
-        elif strong == self.frisian_strong_side and not material_changed:
+        elif strong == self.frisian_strong_side and not move.is_capture:
             strong_moves = self.frisian_strong_moves + (1 if mover_white == strong else 0)
         else:
             strong_moves = 0

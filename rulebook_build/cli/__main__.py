@@ -1,0 +1,3 @@
+from rulebook_build.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Set up and run every check: the one test command of the README and of CI (.ci/run).
+#   - a virtual environment in .venv with the package and its test extras
+#   - Debian's Chromium for the browser test (installed with apt when running as root)
+#   - ruff (lint and format), mypy --strict, then pytest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[test]'
+
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "installing Debian's chromium for the browser test"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "note: /usr/bin/chromium missing and not root: the browser test will be skipped"
+    fi
+fi
+
+echo "== ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "== mypy"
+.venv/bin/mypy
+echo "== pytest"
+.venv/bin/python -m pytest "$@"
