@@ -86,7 +86,8 @@ class Move:
         return f"Move({self.full_notation()!r}, captured={list(self.captured)})"
 
 
-def _to_move(raw: RawMove) -> Move:
+def to_move(raw: RawMove) -> Move:
+    """The public ``Move`` of a raw move from the generator."""
     return Move(
         path=tuple(SQUARE_OF_BIT[b] for b in raw[3]),
         captured=tuple(SQUARE_OF_BIT[b] for b in raw[4]),
@@ -283,7 +284,7 @@ class Position:
         return self.black_men.bit_count(), self.black_kings.bit_count()
 
     def legal_moves(self) -> tuple[Move, ...]:
-        return tuple(_to_move(raw) for raw in generate(self.variant, self.state()))
+        return tuple(to_move(raw) for raw in generate(self.variant, self.state()))
 
     def raw_moves(self) -> list[RawMove]:
         return generate(self.variant, self.state())
@@ -297,7 +298,7 @@ class Position:
         """The position after ``move``; raises ``IllegalMoveError`` if it is not legal here."""
         wanted = move.identity
         for raw in generate(self.variant, self.state()):
-            candidate = _to_move(raw)
+            candidate = to_move(raw)
             if candidate.identity == wanted:
                 return Position.from_state(self.variant, make(self.variant, self.state(), raw))
         legal = ", ".join(m.full_notation() for m in self.legal_moves()) or "none"

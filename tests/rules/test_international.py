@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulebook_build.rules import INTERNATIONAL, Game, Position
+from rulebook_build.rules.game import position_key
 
 
 def position(**squares: object) -> Position:
@@ -61,7 +62,7 @@ def play_quietly(game: Game, plies: int) -> Game:
             for m in game.position.legal_moves()
             if not m.is_capture and not game.position.play(m).has_capture()
         ]
-        fresh = [m for m in quiet if Game._key(game.position.play(m)) not in seen]
+        fresh = [m for m in quiet if position_key(game.position.play(m)) not in seen]
         game = game.play((fresh or quiet)[0])
     return game
 

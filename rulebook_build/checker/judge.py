@@ -1,0 +1,639 @@
+"""Judge a problem by the criteria of the Problemistenwedstrijd (Fries Spel, section H, art. 2).
+
+A  White begins and wins (proved by exhaustive search, ``search.py``).
+B1 the start position is reachable by legal play (necessary conditions, ``legality.py``).
+B2 no material advantage for White.  B3 no kings.  B4 no black man en prise.
+C  no second solution: one winning key, and at every White turn of the solution tree exactly
+   one winning move (a second key is a cook, a second move later a dual).
+D  every man has a purpose: a man whose removal leaves the composer's solution legal and the
+   key still winning is idle.
+E  no interchangeable moves: two White moves of the main line that can be played in the other
+   order and still win.
+F  the men are brought to the final combination: the composer's line is carried through to
+   the end of the game or to an ending the checker proves won.
+G  the final phase (from Black's last capture of the main line) wins in one clear way: every
+   Black defence there has exactly one winning White reply.
+
+Every status is "pass", "fail" or "undecided"; the verdict is "sound" only when the win is
+proved and every criterion passes, "unsound" when one fails, "undecided" otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rulebook_build.checker.legality import check_reachable
+from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
+from rulebook_build.errors import RulebookError
+from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation.pdn import PdnGame
+from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
+from rulebook_build.rules import Move, Position, Variant
+from rulebook_build.rules.movegen import RawMove
+from rulebook_build.rules.position import to_move
+
+Status = Literal["pass", "fail", "undecided"]
+CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
+
+
+@dataclass(slots=True)
+class Criterion:
+    status: Status
+    detail: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"status": self.status, "detail": self.detail}
+
+
+@dataclass(slots=True)
+class SolutionCheck:
+    legal: bool
+    key: str | None
+    key_wins: bool | None
+    error: str | None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "legal": self.legal,
+            "key": self.key,
+            "key_wins": self.key_wins,
+            "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class Judgement:
+    source: str
+    event: str | None
+    variant: str
+    fen: str
+    verdict: Literal["sound", "unsound", "undecided"] = "undecided"
+    white_wins: Literal["proved", "refuted", "undecided"] = "undecided"
+    winning_keys: list[str] = field(default_factory=list)
+    solution: SolutionCheck = field(default_factory=lambda: SolutionCheck(False, None, None, None))
+    criteria: dict[str, Criterion] = field(default_factory=dict)
+    proof_line: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    nodes: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "event": self.event,
+            "variant": self.variant,
+            "verdict": self.verdict,
+            "white_wins": self.white_wins,
+            "winning_keys": self.winning_keys,
+            "solution": self.solution.as_json(),
+            "criteria": {name: self.criteria[name].as_json() for name in CRITERIA},
+            "seconds": round(self.seconds, 3),
+            # extensions
+            "fen": self.fen,
+            "proof_line": self.proof_line,
+            "nodes": self.nodes,
+        }
+
+
+class _Clock:
+    def __init__(self, seconds: float) -> None:
+        self.end = time.perf_counter() + seconds
+
+    def left(self) -> float:
+        return max(0.0, self.end - time.perf_counter())
+
+    def share(self, fraction: float) -> float:
+        return self.left() * fraction
+
+
+@dataclass(slots=True)
+class _Walk:
+    """What the walk over the solution tree found (criterion C, G)."""
+
+    duals: list[tuple[list[str], list[str]]] = field(default_factory=list)
+    undecided: int = 0
+    complete: bool = True
+    nodes_walked: int = 0
+
+
+class Judge:
+    """Judges problems of one variant; the proof search's table is shared between criteria."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        *,
+        tables: TableLike | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.tables = tables
+        self.progress = progress
+
+    def _say(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)
+
+    def judge(
+        self, game: PdnGame, position: Position, *, seconds: float, full: bool = True
+    ) -> Judgement:
+        """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys."""
+        started = time.perf_counter()
+        clock = _Clock(seconds)
+        judgement = Judgement(
+            source=f"{game.source}:{game.line}",
+            event=game.tag("Event"),
+            variant=self.variant.name,
+            fen=format_fen(position),
+        )
+        search = ProofSearch(self.variant, tables=self.tables)
+        root = root_node(self.variant, position.state())
+        replayed = self._check_solution_legality(game, judgement)
+
+        # --- A and the winning keys
+        keys = self._winning_keys(search, position, root, replayed, judgement, clock)
+        self._static_criteria(position, judgement)
+
+        # --- the composer's solution
+        self._check_solution_wins(search, replayed, judgement, clock)
+
+        if not full:
+            for name in CRITERIA:
+                judgement.criteria.setdefault(
+                    name, Criterion("undecided", "not examined (only the win was asked for)")
+                )
+            judgement.nodes = search.nodes
+            judgement.seconds = time.perf_counter() - started
+            judgement.verdict = self._verdict(judgement)
+            return judgement
+
+        # --- C, G: walk the solution tree
+        walk = _Walk()
+        if judgement.white_wins == "proved":
+            self._walk_tree(search, root, position, replayed, walk, clock, [], 0)
+        self._criterion_c(judgement, keys, walk)
+        self._criterion_d(position, replayed, judgement, clock)
+        self._criterion_e(search, replayed, judgement, clock)
+        self._criterion_f(search, replayed, judgement, clock)
+        self._criterion_g(replayed, judgement, walk)
+        judgement.proof_line = self._proof_line(search, root, position, replayed)
+        judgement.nodes = search.nodes
+        judgement.seconds = time.perf_counter() - started
+        judgement.verdict = self._verdict(judgement)
+        return judgement
+
+    # ------------------------------------------------------------------ A
+    def _winning_keys(
+        self,
+        search: ProofSearch,
+        position: Position,
+        root: Node,
+        replayed: ReplayedGame | None,
+        judgement: Judgement,
+        clock: _Clock,
+    ) -> dict[str, str]:
+        """Search every first move; returns notation -> "proved"/"refuted"/"undecided"."""
+        legal = position.legal_moves()
+        raw_by_move = {to_move(raw): (raw, child) for raw, child in search.expand(root)}
+        composer_key = replayed.main.moves[0].move if replayed and replayed.main.moves else None
+        order = sorted(legal, key=lambda m: m != composer_key)
+        results: dict[str, str] = {}
+        for index, move in enumerate(order):
+            _raw, child = raw_by_move[move]
+            remaining = len(order) - index
+            budget = clock.share(0.45 if index == 0 else 0.6 / remaining)
+            self._say(f"A: searching key {move_notation(position, move)}")
+            results[move_notation(position, move)] = search.prove(child, seconds=budget).verdict
+        proved = [key for key, verdict in results.items() if verdict == "proved"]
+        judgement.winning_keys = proved
+        if not legal:
+            judgement.white_wins = "refuted"
+        elif proved:
+            judgement.white_wins = "proved"
+        elif all(verdict == "refuted" for verdict in results.values()):
+            judgement.white_wins = "refuted"
+        else:
+            judgement.white_wins = "undecided"
+        if judgement.white_wins == "proved":
+            detail = f"White wins (proved), key {' / '.join(proved)}"
+            judgement.criteria["A"] = Criterion("pass", detail)
+        elif judgement.white_wins == "refuted":
+            judgement.criteria["A"] = Criterion(
+                "fail", "White cannot force a win: every first move was refuted"
+            )
+        else:
+            open_keys = [k for k, v in results.items() if v == "undecided"]
+            judgement.criteria["A"] = Criterion(
+                "undecided",
+                "undecided (time limit): no winning key proved; still open: "
+                + ", ".join(open_keys),
+            )
+        return results
+
+    # ------------------------------------------------------------------ B
+    def _static_criteria(self, position: Position, judgement: Judgement) -> None:
+        report = check_reachable(position)
+        judgement.criteria["B1"] = Criterion(report.status, report.detail)  # type: ignore[arg-type]
+        white_men, white_kings = position.count(True)
+        black_men, black_kings = position.count(False)
+        white_material = white_men + 2 * white_kings
+        black_material = black_men + 2 * black_kings
+        if white_material > black_material:
+            judgement.criteria["B2"] = Criterion(
+                "fail",
+                f"White has more material ({white_men} men, {white_kings} kings against "
+                f"{black_men} men, {black_kings} kings)",
+            )
+        else:
+            judgement.criteria["B2"] = Criterion(
+                "pass", f"White {white_men + white_kings} pieces, Black {black_men + black_kings}"
+            )
+        kings = position.squares_of("white", "king") + position.squares_of("black", "king")
+        judgement.criteria["B3"] = (
+            Criterion("fail", "kings on " + ", ".join(map(str, sorted(kings))))
+            if kings
+            else Criterion("pass", "no kings")
+        )
+        if position.white_to_move and position.has_capture():
+            captures = ", ".join(move_notation(position, m) for m in position.legal_moves())
+            judgement.criteria["B4"] = Criterion(
+                "fail", f"a black piece is en prise: White can capture at once ({captures})"
+            )
+        else:
+            judgement.criteria["B4"] = Criterion("pass", "White has no capture at the start")
+
+    # ------------------------------------------------------------------ the solution
+    def _check_solution_legality(self, game: PdnGame, judgement: Judgement) -> ReplayedGame | None:
+        if not game.main_line():
+            judgement.solution = SolutionCheck(False, None, None, "no solution given")
+            return None
+        try:
+            replayed = replay(game, variant=self.variant)
+        except RulebookError as error:
+            written_key = game.main_line()[0].notation
+            judgement.solution = SolutionCheck(False, written_key, None, error.one_line())
+            return None
+        key = replayed.main.moves[0].notation if replayed.main.moves else None
+        judgement.solution = SolutionCheck(True, key, None, None)
+        return replayed
+
+    def _check_solution_wins(
+        self,
+        search: ProofSearch,
+        replayed: ReplayedGame | None,
+        judgement: Judgement,
+        clock: _Clock,
+    ) -> None:
+        if replayed is None or not replayed.main.moves:
+            return
+        key_step = replayed.main.moves[0]
+        judgement.solution.key = key_step.notation
+        # every White move of the main line must win
+        node = root_node(self.variant, replayed.start.state())
+        for step in replayed.main.moves:
+            raw, child = self._child(search, node, step.move)
+            if step.white:
+                verdict = search.prove(child, seconds=max(0.05, clock.share(0.1))).verdict
+                if step is key_step:
+                    judgement.solution.key_wins = {"proved": True, "refuted": False}.get(verdict)
+                if verdict == "refuted":
+                    refutation = self._refutation(search, child, step.after)
+                    judgement.solution.error = f"false solution: {step.notation} does not win" + (
+                        f"; Black refutes with {refutation}" if refutation else ""
+                    )
+                    return
+                if verdict == "undecided" and judgement.solution.error is None:
+                    judgement.solution.error = (
+                        f"undecided (time limit): could not prove that {step.notation} wins"
+                    )
+            node = child
+            del raw
+
+    def _refutation(self, search: ProofSearch, node: Node, position: Position) -> str | None:
+        """Black's reply that keeps White from winning, when the search has shown one."""
+        for raw, child in search.expand(node):
+            if search.is_refuted(child):
+                return move_notation(position, to_move(raw))
+        return None
+
+    def _child(self, search: ProofSearch, node: Node, move: Move) -> tuple[RawMove, Node]:
+        for raw, child in search.expand(node):
+            if to_move(raw) == move:
+                return raw, child
+        raise AssertionError(f"{move} is not a move of the node")  # replay checked legality
+
+    # ------------------------------------------------------------------ C and G
+    def _walk_tree(
+        self,
+        search: ProofSearch,
+        node: Node,
+        position: Position,
+        replayed: ReplayedGame | None,
+        walk: _Walk,
+        clock: _Clock,
+        line: list[str],
+        main_index: int | None,
+    ) -> None:
+        """Visit the solution tree; at each White turn count the winning moves."""
+        if clock.left() <= 0.05:
+            walk.complete = False
+            return
+        walk.nodes_walked += 1
+        children = search.expand(node)
+        if not children or (search.tables is not None and search.tables.probe(node[0])):
+            return  # the game is over, or an exact table decides the ending
+        main_move = None
+        if (
+            replayed is not None
+            and main_index is not None
+            and main_index < len(replayed.main.moves)
+        ):
+            main_move = replayed.main.moves[main_index].move
+        if position.white_to_move:
+            winners: list[tuple[RawMove, Node]] = []
+            for raw, child in children:
+                verdict = search.prove(child, seconds=min(clock.left(), 1.0)).verdict
+                if verdict == "proved":
+                    winners.append((raw, child))
+                elif verdict == "undecided":
+                    walk.undecided += 1
+            if len(winners) > 1:
+                walk.duals.append(
+                    (list(line), [move_notation(position, to_move(raw)) for raw, _ in winners])
+                )
+            if not winners:
+                return
+            chosen = next(
+                ((raw, child) for raw, child in winners if to_move(raw) == main_move), winners[0]
+            )
+            on_main = main_move is not None and to_move(chosen[0]) == main_move
+            move = to_move(chosen[0])
+            self._walk_tree(
+                search,
+                chosen[1],
+                position.play(move),
+                replayed,
+                walk,
+                clock,
+                [*line, move_notation(position, move)],
+                main_index + 1 if on_main and main_index is not None else None,
+            )
+            return
+        for raw, child in children:
+            move = to_move(raw)
+            on_main = main_move is not None and move == main_move
+            self._walk_tree(
+                search,
+                child,
+                position.play(move),
+                replayed,
+                walk,
+                clock,
+                [*line, move_notation(position, move)],
+                main_index + 1 if on_main and main_index is not None else None,
+            )
+
+    def _criterion_c(self, judgement: Judgement, keys: dict[str, str], walk: _Walk) -> None:
+        if judgement.white_wins != "proved":
+            judgement.criteria["C"] = Criterion("undecided", "the win is not proved")
+            return
+        if len(judgement.winning_keys) > 1:
+            judgement.criteria["C"] = Criterion(
+                "fail", "cook: more than one winning key: " + ", ".join(judgement.winning_keys)
+            )
+            return
+        later = [(line, moves) for line, moves in walk.duals if line]
+        if later:
+            shown = "; ".join(
+                f"after {' '.join(line)}: {' / '.join(moves)} all win" for line, moves in later[:3]
+            )
+            more = f" (+{len(later) - 3} more)" if len(later) > 3 else ""
+            judgement.criteria["C"] = Criterion("fail", f"dual: {shown}{more}")
+            return
+        open_keys = [k for k, v in keys.items() if v == "undecided"]
+        if open_keys or walk.undecided or not walk.complete:
+            judgement.criteria["C"] = Criterion(
+                "undecided",
+                "undecided (time limit): "
+                + (f"keys not refuted: {', '.join(open_keys)}; " if open_keys else "")
+                + f"{walk.undecided} later alternatives undecided"
+                + ("" if walk.complete else "; the solution tree was not walked to the end"),
+            )
+            return
+        judgement.criteria["C"] = Criterion(
+            "pass",
+            f"one winning key and one winning move at every White turn "
+            f"({walk.nodes_walked} positions of the solution tree; endings decided by the "
+            "endgame table are not walked)",
+        )
+
+    def _criterion_g(
+        self, replayed: ReplayedGame | None, judgement: Judgement, walk: _Walk
+    ) -> None:
+        if replayed is None or judgement.white_wins != "proved":
+            judgement.criteria["G"] = Criterion("undecided", "no proved solution to examine")
+            return
+        notations = [step.notation for step in replayed.main.moves]
+        last_black_capture = max(
+            (
+                i
+                for i, step in enumerate(replayed.main.moves)
+                if not step.white and step.move.is_capture
+            ),
+            default=-1,
+        )
+        final_prefix = notations[: last_black_capture + 1]
+        in_final = [
+            (line, moves)
+            for line, moves in walk.duals
+            if line[: len(final_prefix)] == final_prefix and len(line) >= len(final_prefix)
+        ]
+        if in_final:
+            line, moves = in_final[0]
+            judgement.criteria["G"] = Criterion(
+                "fail",
+                f"the final phase is not won in one way: after {' '.join(line)}: "
+                + " / ".join(moves)
+                + " all win",
+            )
+        elif walk.undecided or not walk.complete:
+            judgement.criteria["G"] = Criterion(
+                "undecided", "undecided (time limit): the final phase was not fully examined"
+            )
+        else:
+            judgement.criteria["G"] = Criterion(
+                "pass", "every Black defence in the final phase has exactly one winning reply"
+            )
+
+    # ------------------------------------------------------------------ D
+    def _criterion_d(
+        self,
+        position: Position,
+        replayed: ReplayedGame | None,
+        judgement: Judgement,
+        clock: _Clock,
+    ) -> None:
+        if replayed is None or judgement.solution.key_wins is not True:
+            judgement.criteria["D"] = Criterion(
+                "undecided", "needs a legal solution whose key wins"
+            )
+            return
+        pieces = position.pieces()
+        idle: list[str] = []
+        open_: list[str] = []
+        men = [(square, piece) for square, piece in pieces.items() if not piece.is_king]
+        for index, (square, piece) in enumerate(men):
+            budget = clock.left() / max(1, len(men) - index) * 0.5
+            colour = "white" if piece.is_white else "black"
+
+            def without(colour: str, kind: str, square: int = square) -> list[int]:
+                return [s for s in position.squares_of(colour, kind) if s != square]
+
+            try:
+                smaller = Position.from_squares(
+                    white_men=without("white", "man"),
+                    white_kings=without("white", "king"),
+                    black_men=without("black", "man"),
+                    black_kings=without("black", "king"),
+                    white_to_move=True,
+                    variant=self.variant,
+                )
+            except RulebookError:
+                continue
+            verdict = self._same_solution(smaller, replayed, budget)
+            if verdict == "same":
+                idle.append(f"{colour} man on {square}")
+            elif verdict == "undecided":
+                open_.append(f"{colour} {square}")
+        if idle:
+            judgement.criteria["D"] = Criterion(
+                "fail", "idle: " + ", ".join(idle) + " (the solution works without it)"
+            )
+        elif open_:
+            judgement.criteria["D"] = Criterion(
+                "undecided", "undecided (time limit) for the men on " + ", ".join(open_)
+            )
+        else:
+            judgement.criteria["D"] = Criterion(
+                "pass", f"each of the {len(men)} men is needed: without it the solution fails"
+            )
+
+    def _same_solution(self, position: Position, replayed: ReplayedGame, seconds: float) -> str:
+        """ "same" if the composer's main line is legal here and its key still wins."""
+        current = position
+        for step in replayed.main.moves:
+            if step.move not in current.legal_moves():
+                return "different"
+            current = current.play(step.move)
+        search = ProofSearch(self.variant, tables=self.tables)
+        key_child = root_node(self.variant, position.play(replayed.main.moves[0].move).state())
+        verdict = search.prove(key_child, seconds=max(0.05, seconds)).verdict
+        return {"proved": "same", "refuted": "different"}.get(verdict, "undecided")
+
+    # ------------------------------------------------------------------ E, F
+    def _criterion_e(
+        self,
+        search: ProofSearch,
+        replayed: ReplayedGame | None,
+        judgement: Judgement,
+        clock: _Clock,
+    ) -> None:
+        if replayed is None or judgement.white_wins != "proved":
+            judgement.criteria["E"] = Criterion("undecided", "no proved solution to examine")
+            return
+        white_steps = [step for step in replayed.main.moves if step.white]
+        swapped: list[str] = []
+        undecided = False
+        for first, second in itertools.pairwise(white_steps):
+            if second.move not in first.before.legal_moves():
+                continue
+            child = root_node(self.variant, first.before.play(second.move).state())
+            verdict = search.prove(child, seconds=max(0.05, clock.share(0.2))).verdict
+            if verdict == "proved":
+                swapped.append(f"{first.notation} and {second.notation}")
+            elif verdict == "undecided":
+                undecided = True
+        if swapped:
+            judgement.criteria["E"] = Criterion(
+                "fail", "interchangeable: " + "; ".join(swapped) + " (either order wins)"
+            )
+        elif undecided:
+            judgement.criteria["E"] = Criterion("undecided", "undecided (time limit)")
+        else:
+            judgement.criteria["E"] = Criterion("pass", "no two White moves can change places")
+
+    def _criterion_f(
+        self,
+        search: ProofSearch,
+        replayed: ReplayedGame | None,
+        judgement: Judgement,
+        clock: _Clock,
+    ) -> None:
+        """The composer's line is carried through to the final win (or a proved won ending)."""
+        if replayed is None or not replayed.main.moves:
+            judgement.criteria["F"] = Criterion("undecided", "no legal solution to examine")
+            return
+        end = replayed.end
+        if not end.legal_moves():
+            winner = "White" if not end.white_to_move else "Black"
+            status: Status = "pass" if winner == "White" else "fail"
+            judgement.criteria["F"] = Criterion(
+                status, f"the solution ends the game: {winner} wins (the other side cannot move)"
+            )
+            return
+        node = root_node(self.variant, end.state())
+        verdict = search.prove(node, seconds=max(0.05, clock.share(0.3))).verdict
+        if verdict == "proved":
+            judgement.criteria["F"] = Criterion(
+                "pass", "the solution ends in an ending that is proved won for White"
+            )
+        elif verdict == "refuted":
+            judgement.criteria["F"] = Criterion(
+                "fail", "the solution stops in a position White cannot win: " + format_fen(end)
+            )
+        else:
+            judgement.criteria["F"] = Criterion(
+                "undecided",
+                "undecided (time limit): the position where the solution stops was not proved won",
+            )
+
+    # ------------------------------------------------------------------ report
+    def _proof_line(
+        self, search: ProofSearch, root: Node, position: Position, replayed: ReplayedGame | None
+    ) -> list[str]:
+        if not search.is_proved(root) and not any(
+            search.is_proved(child) for _raw, child in search.expand(root)
+        ):
+            return []
+        main = list(replayed.main.engine_moves()) if replayed else []
+        line: list[str] = []
+        node, current = root, position
+        for ply in range(200):
+            children = search.expand(node)
+            if not children:
+                break
+            wanted = main[ply] if ply < len(main) else None
+            if current.white_to_move:
+                options = [(r, c) for r, c in children if search.is_proved(c)]
+            else:
+                options = list(children)
+            if not options:
+                break
+            raw, child = next(((r, c) for r, c in options if to_move(r) == wanted), options[0])
+            move = to_move(raw)
+            line.append(move_notation(current, move))
+            node, current = child, current.play(move)
+        return line
+
+    @staticmethod
+    def _verdict(judgement: Judgement) -> Literal["sound", "unsound", "undecided"]:
+        statuses = [c.status for c in judgement.criteria.values()]
+        solution = judgement.solution
+        if "fail" in statuses or solution.key_wins is False or not solution.legal:
+            return "unsound"
+        if "undecided" in statuses or solution.key_wins is not True:
+            return "undecided"
+        return "sound"

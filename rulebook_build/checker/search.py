@@ -1,0 +1,243 @@
+"""Proof that White wins: depth-first proof-number search (df-pn) over the AND/OR tree.
+
+White wins when Black, to move, has no legal move, before any draw rule of the variant
+applies.  White's turns are OR nodes (one winning move suffices), Black's are AND nodes (every
+defence must be answered).  A node is the position plus the count-rule clocks of
+``rules/drawrules.py`` (so a win that the 16-move or 25-move rule would stop is no win), and a
+position that repeats on the current line counts as a draw.
+
+Answers are three-valued and honest: ``proved`` only when the whole tree below is closed by
+terminal wins (or by exact endgame-table wins that fit in the draw budget), ``refuted`` when
+every White try is closed off, ``undecided`` when the time limit or node budget ran out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Literal, Protocol
+
+from rulebook_build.rules.drawrules import (
+    DrawClocks,
+    advance,
+    draw_by_count,
+    initial_clocks,
+    plies_left,
+)
+from rulebook_build.rules.movegen import RawMove, State, generate, make
+from rulebook_build.rules.variants import Variant
+
+INFINITY: Final = 10**9
+Verdict = Literal["proved", "refuted", "undecided"]
+Node = tuple[State, DrawClocks]
+
+
+class OutcomeLike(Protocol):
+    result: str  # "win", "loss" or "draw" for the side to move
+    plies: int
+
+
+class TableLike(Protocol):
+    def probe(self, state: State) -> OutcomeLike | None: ...
+
+
+class TimeUp(Exception):
+    """The search ran out of time or nodes: the answer is undecided."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    verdict: Verdict
+    nodes: int
+    seconds: float
+
+
+def root_node(variant: Variant, state: State) -> Node:
+    return (state, initial_clocks(variant, state))
+
+
+def child_node(variant: Variant, node: Node, move: RawMove) -> Node:
+    state, clocks = node
+    after = make(variant, state, move)
+    return (after, advance(variant, clocks, state, move, after))
+
+
+class ProofSearch:
+    """df-pn for "White wins" in one variant; the transposition table is kept between calls."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        *,
+        tables: TableLike | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.tables = tables
+        self.progress = progress
+        self.table: dict[Node, tuple[int, int]] = {}
+        self.children: dict[Node, list[tuple[RawMove, Node]]] = {}
+        self.nodes = 0
+        self.deadline = 0.0
+        self.node_limit = 0
+        # a refutation found while lines were cut at a repetition may rest on a transposition
+        # entry made under another history (graph-history interaction): never report those
+        self.repetition_cuts = 0
+
+    # ------------------------------------------------------------------ public
+    def prove(self, node: Node, *, seconds: float, node_limit: int = 50_000_000) -> SearchResult:
+        """Is ``node`` a win for White?  Within ``seconds`` of wall time."""
+        started = time.perf_counter()
+        self.deadline = started + seconds
+        self.node_limit = self.nodes + node_limit
+        cuts_before = self.repetition_cuts
+        try:
+            pn, dn = self._mid(node, INFINITY - 1, INFINITY - 1, set())
+        except TimeUp:
+            pn, dn = self.lookup(node)
+        seconds_used = time.perf_counter() - started
+        if pn == 0:
+            return SearchResult("proved", self.nodes, seconds_used)
+        if dn == 0 and self.repetition_cuts == cuts_before == 0:
+            return SearchResult("refuted", self.nodes, seconds_used)
+        return SearchResult("undecided", self.nodes, seconds_used)
+
+    def lookup(self, node: Node) -> tuple[int, int]:
+        """(proof number, disproof number) known for ``node``: (0, INF) is a proved win."""
+        known = self.table.get(node)
+        if known is None:
+            return self._evaluate(node)
+        return known
+
+    def is_proved(self, node: Node) -> bool:
+        return self.lookup(node)[0] == 0
+
+    def is_refuted(self, node: Node) -> bool:
+        """Refuted without any repetition cut in this search (see ``repetition_cuts``)."""
+        return self.repetition_cuts == 0 and self.lookup(node)[1] == 0
+
+    def expand(self, node: Node) -> list[tuple[RawMove, Node]]:
+        found = self.children.get(node)
+        if found is None:
+            variant = self.variant
+            found = [(move, child_node(variant, node, move)) for move in generate(variant, node[0])]
+            self.children[node] = found
+        return found
+
+    # ------------------------------------------------------------------ search
+    def _evaluate(self, node: Node) -> tuple[int, int]:
+        """Values of a node never searched: terminal, draw rule, table, or a first estimate."""
+        state, clocks = node
+        white_to_move = state[4]
+        moves = self.expand(node)
+        if not moves:
+            # the side to move cannot move and has lost (KNDB art. 8a, Fries Spel art. 20)
+            return (INFINITY, 0) if white_to_move else (0, INFINITY)
+        if draw_by_count(self.variant, clocks, state) is not None:
+            return (INFINITY, 0)
+        if self.tables is not None:
+            outcome = self.tables.probe(state)
+            if outcome is not None:
+                return self._table_value(outcome, white_to_move, clocks)
+        # first estimate: the number of moves the side to move must answer or may choose from
+        return (1, len(moves)) if white_to_move else (len(moves), 1)
+
+    def _table_value(
+        self, outcome: OutcomeLike, white_to_move: bool, clocks: DrawClocks
+    ) -> tuple[int, int]:
+        white_wins = (outcome.result == "win") == white_to_move and outcome.result != "draw"
+        if not white_wins:
+            return (INFINITY, 0)
+        budget = plies_left(self.variant, clocks)
+        if budget is None or outcome.plies <= budget:
+            return (0, INFINITY)
+        # a table win that a count rule might cut short: leave it to the search
+        return (1, 1)
+
+    def _mid(self, node: Node, pn_limit: int, dn_limit: int, path: set[State]) -> tuple[int, int]:
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            if time.perf_counter() > self.deadline or self.nodes > self.node_limit:
+                raise TimeUp
+            if self.progress is not None and self.nodes & 65535 == 0:
+                self.progress(self.nodes)
+        known = self.table.get(node)
+        if known is None:
+            known = self._evaluate(node)
+            if known[0] == 0 or known[1] == 0:
+                self.table[node] = known
+                return known
+        if known[0] == 0 or known[1] == 0:
+            return known
+        state = node[0]
+        white_to_move = state[4]
+        children = self.expand(node)
+        path.add(state)
+        try:
+            while True:
+                pn, dn, best, _best_value, second_value = self._collect(
+                    children, white_to_move, path
+                )
+                self.table[node] = (pn, dn)
+                if pn >= pn_limit or dn >= dn_limit or best is None:
+                    return (pn, dn)
+                child = children[best][1]
+                child_pn, child_dn = self._child_values(child, path)
+                if white_to_move:
+                    child_pn_limit = min(pn_limit, second_value + 1)
+                    child_dn_limit = dn_limit - dn + child_dn
+                else:
+                    child_dn_limit = min(dn_limit, second_value + 1)
+                    child_pn_limit = pn_limit - pn + child_pn
+                self._mid(child, child_pn_limit, min(child_dn_limit, INFINITY - 1), path)
+        finally:
+            path.discard(state)
+
+    def _child_values(self, child: Node, path: set[State]) -> tuple[int, int]:
+        if child[0] in path:
+            self.repetition_cuts += 1
+            return (INFINITY, 0)  # a repetition on this line: no progress, counts as a draw
+        known = self.table.get(child)
+        if known is None:
+            known = self._evaluate(child)
+            if known[0] == 0 or known[1] == 0:
+                self.table[child] = known
+        return known
+
+    def _collect(
+        self, children: list[tuple[RawMove, Node]], white_to_move: bool, path: set[State]
+    ) -> tuple[int, int, int | None, int, int]:
+        """Combine the children: (pn, dn, index of the child to search, its value, runner-up)."""
+        best: int | None = None
+        best_value = INFINITY
+        second_value = INFINITY
+        if white_to_move:  # OR node: pn = min, dn = sum
+            pn, dn = INFINITY, 0
+            for index, (_move, child) in enumerate(children):
+                child_pn, child_dn = self._child_values(child, path)
+                dn = min(INFINITY, dn + child_dn)
+                if child_pn < best_value:
+                    second_value = best_value
+                    best_value = child_pn
+                    best = index
+                elif child_pn < second_value:
+                    second_value = child_pn
+                pn = min(pn, child_pn)
+            if pn == 0 or dn == 0:
+                return pn, dn, None, best_value, second_value
+            return pn, dn, best, best_value, second_value
+        pn, dn = 0, INFINITY  # AND node: pn = sum, dn = min
+        for index, (_move, child) in enumerate(children):
+            child_pn, child_dn = self._child_values(child, path)
+            pn = min(INFINITY, pn + child_pn)
+            if child_dn < best_value:
+                second_value = best_value
+                best_value = child_dn
+                best = index
+            elif child_dn < second_value:
+                second_value = child_dn
+            dn = min(dn, child_dn)
+        if pn == 0 or dn == 0:
+            return pn, dn, None, best_value, second_value
+        return pn, dn, best, best_value, second_value

@@ -1,0 +1,175 @@
+"""``rulebook check``: judge draughts problems by the Problemistenwedstrijd criteria.
+
+    rulebook check FILE... [--json] [--time-limit SECONDS] [--variant V]
+
+FILE may be a PDN file or a folder (every ``*.pdn`` in it, sorted).  Every game with a ``FEN``
+tag is a problem.  Prints a report per problem (verdict, proof line, each criterion) or, with
+``--json``, one object per line per problem.  Exit code 0 when every problem is sound, 1 when
+any is unsound or undecided, 2 on input errors (unreadable file, bad PDN or FEN); the problems
+that could be read are still judged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
+from rulebook_build.checker.search import TableLike
+from rulebook_build.errors import RulebookError
+from rulebook_build.notation.fen import read_fen
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
+from rulebook_build.notation.replay import game_variant
+from rulebook_build.rules import VARIANTS, Position, Variant, find_variant
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="PDN files or folders")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line per problem")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="time per problem (default 60); what is not settled by then is 'undecided'",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=[v.name for v in VARIANTS],
+        help="rule set for every problem (default: from each game's GameType, else international)",
+    )
+    parser.add_argument(
+        "--no-tables", action="store_true", help="do not use the endgame tables (slower proofs)"
+    )
+    parser.add_argument(
+        "--win-only",
+        action="store_true",
+        help="settle only criterion A and the winning keys (the others are not examined)",
+    )
+
+
+def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
+    files: list[Path] = []
+    errors: list[str] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            found = sorted(path.glob("*.pdn"))
+            if not found:
+                errors.append(f"{argument}: no .pdn files in this folder")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            errors.append(f"{argument}: no such file or folder")
+    return files, errors
+
+
+def _tables(
+    variant: Variant, cache: dict[str, TableLike | None], enabled: bool
+) -> TableLike | None:
+    if not enabled:
+        return None
+    if variant.name not in cache:
+        from rulebook_build.checker.endgame import EndgameTables
+
+        cache[variant.name] = EndgameTables(variant)
+    return cache[variant.name]
+
+
+def _position(game: PdnGame, variant: Variant) -> Position:
+    fen = game.fen or ""
+    data = read_fen(fen, variant=variant, source=game.source, line=game.line)
+    return (
+        data.position(variant, white_to_move=True)
+        if data.white_to_move is None
+        else (data.position(variant))
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    files, input_errors = _files(args.files)
+    for message in input_errors:
+        print(message, file=sys.stderr)
+    status = 2 if input_errors else 0
+    any_unsound = False
+    tables_cache: dict[str, TableLike | None] = {}
+    progress = None if args.json or not sys.stderr.isatty() else _progress
+    for path in files:
+        try:
+            games, errors = read_pdn_file(path)
+        except RulebookError as error:
+            print(str(error), file=sys.stderr)
+            status = 2
+            continue
+        for problem in errors:
+            print(str(problem), file=sys.stderr)
+            status = 2
+        for game in games:
+            if not game.is_problem:
+                continue
+            variant = find_variant(args.variant) if args.variant else game_variant(game)
+            if variant is None:
+                print(
+                    f"{game.source}:{game.line}: not judged: GameType {game.gametype!r} is "
+                    "not International (20) or Frisian (40)",
+                    file=sys.stderr,
+                )
+                status = 2
+                continue
+            try:
+                position = _position(game, variant)
+            except RulebookError as error:
+                print(str(error), file=sys.stderr)
+                status = 2
+                continue
+            judge = Judge(
+                variant,
+                tables=_tables(variant, tables_cache, not args.no_tables),
+                progress=progress,
+            )
+            started = time.perf_counter()
+            judgement = judge.judge(game, position, seconds=args.time_limit, full=not args.win_only)
+            if progress is not None:
+                print("\r\033[K", end="", file=sys.stderr)
+            judgement.seconds = time.perf_counter() - started
+            any_unsound |= judgement.verdict != "sound"
+            if args.json:
+                print(json.dumps(judgement.as_json()), flush=True)
+            else:
+                print(report(judgement), flush=True)
+    if status == 0 and any_unsound:
+        status = 1
+    return status
+
+
+def _progress(message: str) -> None:
+    print(f"\r\033[K  {message}", end="", file=sys.stderr, flush=True)
+
+
+def report(judgement: Judgement) -> str:
+    title = judgement.event or "problem"
+    lines = [
+        f"{judgement.source}: {title} ({judgement.variant}) {judgement.fen}",
+        f"  verdict: {judgement.verdict.upper()}   white wins: {judgement.white_wins}   "
+        f"winning keys: {', '.join(judgement.winning_keys) or '-'}   "
+        f"({judgement.seconds:.1f} s, {judgement.nodes:,} nodes)",
+    ]
+    solution = judgement.solution
+    state = "legal" if solution.legal else "not legal"
+    wins = {True: "the key wins", False: "the key does NOT win", None: "key not settled"}[
+        solution.key_wins
+    ]
+    lines.append(f"  composer's solution: {state}, key {solution.key or '-'}, {wins}")
+    if solution.error:
+        lines.append(f"    {solution.error}")
+    if judgement.proof_line:
+        lines.append("  proof line: " + " ".join(judgement.proof_line))
+    for name in CRITERIA:
+        criterion = judgement.criteria[name]
+        mark = {"pass": "ok  ", "fail": "FAIL", "undecided": "??  "}[criterion.status]
+        lines.append(f"  {mark} {name:2} {criterion.detail}")
+    return "\n".join(lines)
