@@ -2,78 +2,76 @@
 
 KNDB art. 11 / Fries Spel art. 22: a move is written origin-destination with ``-`` or ``x``;
 intermediate landing squares are added only when two captures would otherwise read the same.
+
+The text is read with ``grammar/moves.lark`` (the move token of the PDN grammar) and
+resolved like a move of a PDN game (:func:`rulebook_build.notation.replay.resolve_move`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from rulebook_build.errors import IllegalMoveError, NotationError
+from lark import UnexpectedInput
+
+from rulebook_build.errors import NotationError
+from rulebook_build.notation._grammar import describe_fault, load_grammar
+from rulebook_build.notation.pdn import PdnMove, decode_move_token
 from rulebook_build.rules import Move, Position
 
-_MOVE_TEXT = re.compile(r"^\s*(\d{1,2})\s*(?:([-x:×])\s*(\d{1,2})\s*)+$", re.IGNORECASE)
+__all__ = ["matching_moves", "move_notation", "parse_move", "parse_move_text", "resolve_move"]
+
+_EXPECTED = "a move such as 32-28, 26x37 or 26x37x48"
+
+
+def parse_move(text: str) -> PdnMove:
+    """One move as written (``32-28``, ``26x37x48``, ``26:37``, ``26×37``).
+
+    Raises :class:`NotationError` with the column (within ``text``) of the fault.
+    """
+    try:
+        tree = load_grammar("moves", "move_list").parse(text)
+    except UnexpectedInput as error:
+        fault = describe_fault(error, text)
+        raise NotationError(
+            f"{text.strip()!r} is not a move",
+            column=fault.column,
+            source_line=text,
+            expected=_EXPECTED,
+        ) from None
+    tokens = list(tree.scan_values(lambda value: True))
+    if len(tokens) != 1:
+        column = tokens[1].column if len(tokens) > 1 else 1
+        raise NotationError(
+            f"{text.strip()!r} is not one move", column=column, source_line=text, expected=_EXPECTED
+        )
+    token = tokens[0]
+    squares, capture = decode_move_token(str(token))
+    return PdnMove(squares, capture, column=token.column or 0)
 
 
 def parse_move_text(text: str) -> tuple[tuple[int, ...], bool | None]:
-    """Squares of a move text and whether it says capture (True), quiet (False) or either."""
-    if not _MOVE_TEXT.match(text):
+    """Squares of a move text and whether it says capture (True) or not (False)."""
+    move = parse_move(text)
+    squares = tuple(s for s in move.squares if isinstance(s, int))
+    if len(squares) != len(move.squares):
         raise NotationError(
-            f"{text!r} is not a move", expected="a move such as 32-28, 26x37 or 26x37x48"
+            f"{text.strip()!r} uses alphanumeric squares", source_line=text, expected=_EXPECTED
         )
-    squares = tuple(int(s) for s in re.findall(r"\d+", text))
-    separators = set(re.findall(r"[-x:×]", text.lower()))
-    capture: bool | None = None
-    if separators <= {"x", ":", "×"}:
-        capture = True
-    elif separators == {"-"}:
-        capture = False if len(squares) == 2 else None
-    return squares, capture
+    return squares, move.capture
 
 
 def matching_moves(position: Position, text: str) -> list[Move]:
-    squares, capture = parse_move_text(text)
-    candidates = []
-    for move in position.legal_moves():
-        if move.origin != squares[0] or move.destination != squares[-1]:
-            continue
-        if len(squares) > 2 and not _visits_in_order(move.path[1:-1], squares[1:-1]):
-            continue
-        candidates.append(move)
-    if capture is not None and len(candidates) > 1:
-        candidates = [m for m in candidates if m.is_capture == capture] or candidates
-    return candidates
+    """Every legal move of ``position`` that ``text`` may denote."""
+    from rulebook_build.notation.replay import candidate_moves
 
-
-def _visits_in_order(landings: Sequence[int], wanted: Sequence[int]) -> bool:
-    position = 0
-    for square in wanted:
-        try:
-            position = list(landings).index(square, position) + 1
-        except ValueError:
-            return False
-    return True
+    return candidate_moves(position, parse_move(text))
 
 
 def resolve_move(position: Position, text: str) -> Move:
     """The one legal move ``text`` denotes; ``IllegalMoveError`` names the problem otherwise."""
-    from rulebook_build.notation.fen import format_fen  # FEN writing lives beside us
+    from rulebook_build.notation.replay import resolve_move as resolve_written
 
-    candidates = matching_moves(position, text)
-    if len(candidates) == 1:
-        return candidates[0]
-    legal = position.legal_moves()
-    if not candidates:
-        listing = ", ".join(move_notation(m, legal) for m in legal) or "none"
-        raise IllegalMoveError(
-            f"illegal move {text.strip()} in {format_fen(position)}",
-            expected=f"one of the legal moves: {listing}",
-        )
-    listing = ", ".join(m.full_notation() for m in candidates)
-    raise IllegalMoveError(
-        f"ambiguous move {text.strip()} in {format_fen(position)}: it matches {listing}",
-        expected="the full route with every landing square",
-    )
+    return resolve_written(position, parse_move(text), source_line=text)
 
 
 def move_notation(move: Move, legal_moves: Sequence[Move]) -> str:

@@ -1,0 +1,740 @@
+"""Replaying PDN games against the rules engine.
+
+Each written move is resolved in its own position: ``32-28`` and ``26x48`` name a legal
+move by origin and destination, ``26x37x48`` also by the squares its route passes.
+A short capture that matches two different legal captures is an error that lists both in
+full; an illegal move is an error naming the move, the position (FEN) and the legal moves.
+
+Problems (games with a ``FEN`` tag) may be written as problem columns print them, with
+only White's moves (``1. 35-30 2. 23-19 +``): when a written move is not legal for the
+side to move and that side has exactly one legal move, that forced reply is filled in
+(``ReplayedMove.inferred``); when it has several, the error names the move.
+
+The result is a tree of resolved moves, for the problem checker::
+
+    replayed = replay(game)
+    replayed.start                    # Position before the first move
+    replayed.moves()                  # the main line, engine moves
+    for step in replayed.main.moves:  # ReplayedMove: move, before, after, variations
+        ...
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError
+from rulebook_build.notation.fen import FenData, format_fen, read_fen
+from rulebook_build.notation.pdn import (
+    Comment,
+    MoveText,
+    MoveTextItem,
+    Nag,
+    PdnGame,
+    PdnMove,
+    Setup,
+    Variation,
+)
+from rulebook_build.notation.resolve import move_notation as notation_among
+from rulebook_build.rules import INTERNATIONAL, Game, Move, Position, Variant, find_variant
+
+__all__ = [
+    "GAMETYPE_NAMES",
+    "ReplayedGame",
+    "ReplayedLine",
+    "ReplayedMove",
+    "candidate_moves",
+    "default_variant",
+    "game_variant",
+    "move_notation",
+    "replay",
+    "resolve_move",
+    "strict_game",
+]
+
+GAMETYPE_NAMES: Final = {
+    20: "International draughts",
+    21: "English draughts",
+    22: "Italian draughts",
+    23: "American pool checkers",
+    24: "Spanish draughts",
+    25: "Russian draughts",
+    26: "Brazilian draughts",
+    27: "Canadian draughts",
+    28: "Portuguese draughts",
+    29: "Czech draughts",
+    30: "Turkish draughts",
+    31: "Thai draughts",
+    40: "Frisian draughts",
+    41: "Spantsiretti draughts",
+}
+"""PDN GameType numbers (PDN 3.0, doc/gametype.rst)."""
+
+_LAST_SQUARE_8X8: Final = 32
+
+
+# --- which variant ---------------------------------------------------------------------
+
+
+def game_variant(game: PdnGame, default: Variant | None = INTERNATIONAL) -> Variant | None:
+    """The variant a game is played in, or None when it is not one this program plays.
+
+    ``GameType`` 20 is International and 40 Frisian; any other GameType is None.  With
+    no GameType the game is ``default`` (International unless told otherwise, see
+    :func:`default_variant`), except that a game written with alphanumeric squares
+    (``a3-b4``) is never 10x10.
+    """
+    number = game.gametype_number
+    if number is not None:
+        try:
+            return find_variant(str(number))
+        except KeyError:
+            return None
+    if game.gametype is not None and game.gametype.strip():
+        return None
+    if any(not move.is_numeric for move in game.moves.all_moves()):
+        return None
+    return default
+
+
+def _squares_of_fen(text: str) -> list[int]:
+    return [int(number) for number in re.findall(r"[0-9]+", text.split(":+")[0])]
+
+
+_INTERNATIONAL_OPENINGS: Final = frozenset(
+    {(31, 26), (31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29), (34, 30), (35, 30)}
+)
+"""White's nine first moves from the International start (KNDB art. 3)."""
+
+
+def default_variant(games: Sequence[PdnGame]) -> Variant | None:
+    """The variant of the games of one file that carry no ``GameType`` tag.
+
+    PDN 3.0 says International.  Files of the 8x8 variants often leave the tag out too,
+    so the file must show that it is 10x10: a game with a GameType, a square above 32 (in
+    a move or a FEN tag), or a game from the start position whose first move is one of
+    White's nine International first moves (``32-28`` ...).  A file whose every square
+    is 32 or less and which shows none of these is taken to be 8x8 draughts: None.
+    A file without any square is International.
+    """
+    if any(game.gametype_number is not None for game in games):
+        return INTERNATIONAL
+    seen_square = False
+    for game in games:
+        fen = game.fen
+        if fen is not None:
+            squares = _squares_of_fen(fen)
+            seen_square = seen_square or bool(squares)
+            if any(square > _LAST_SQUARE_8X8 for square in squares):
+                return INTERNATIONAL
+        moves = game.main_line()
+        if (
+            fen is None
+            and moves
+            and moves[0].is_numeric
+            and (moves[0].origin, moves[0].destination) in _INTERNATIONAL_OPENINGS
+        ):
+            return INTERNATIONAL
+        for move in game.moves.all_moves():
+            for square in move.squares:
+                seen_square = True
+                if isinstance(square, int) and square > _LAST_SQUARE_8X8:
+                    return INTERNATIONAL
+    return None if seen_square else INTERNATIONAL
+
+
+def describe_gametype(game: PdnGame) -> str:
+    """``GameType 21 (English draughts)``, for messages."""
+    number = game.gametype_number
+    if number is None:
+        if game.gametype:
+            return f"GameType {game.gametype!r}"
+        if any(not move.is_numeric for move in game.moves.all_moves()):
+            return "alphanumeric squares, 8x8"
+        return "no GameType, 8x8 squares"
+    name = GAMETYPE_NAMES.get(number)
+    return f"GameType {number} ({name})" if name else f"GameType {number}"
+
+
+# --- the replayed tree -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedMove:
+    """One move of a replayed line.
+
+    ``written`` is the move as in the file, None when it was ``inferred`` (a forced
+    reply a problem column left out).  ``variations`` are the alternatives to this move,
+    each starting from ``before``.  ``nags`` and ``comments`` follow the move in the file.
+    """
+
+    move: Move
+    before: Position
+    after: Position
+    written: PdnMove | None
+    variations: tuple[ReplayedLine, ...] = ()
+    nags: tuple[int, ...] = ()
+    comments: tuple[str, ...] = ()
+
+    @property
+    def inferred(self) -> bool:
+        return self.written is None
+
+    @property
+    def white(self) -> bool:
+        """True when White made the move."""
+        return self.before.white_to_move
+
+    @property
+    def notation(self) -> str:
+        """The move in strict notation in its position (a full path only when needed)."""
+        return move_notation(self.before, self.move)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedLine:
+    """A line of play (the main line or a variation) from ``start``."""
+
+    start: Position
+    moves: tuple[ReplayedMove, ...] = ()
+
+    @property
+    def end(self) -> Position:
+        return self.moves[-1].after if self.moves else self.start
+
+    def engine_moves(self) -> tuple[Move, ...]:
+        return tuple(step.move for step in self.moves)
+
+    def positions(self) -> tuple[Position, ...]:
+        """``start`` and the position after every move."""
+        return (self.start, *(step.after for step in self.moves))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedGame:
+    """A game whose moves have been resolved against the rules engine.
+
+    ``result`` is the engine's verdict at the end of the main line (``"white wins"``,
+    ``"draw: ..."``) or None when play could go on.
+    """
+
+    game: PdnGame
+    variant: Variant
+    start: Position
+    main: ReplayedLine
+    result: str | None
+    warnings: tuple[RulebookError, ...] = ()
+    """Faults that did not stop the replay (a short capture that only the moves after it
+    tell apart), located like errors."""
+
+    def moves(self) -> tuple[Move, ...]:
+        """The main line, as engine moves."""
+        return self.main.engine_moves()
+
+    def positions(self) -> tuple[Position, ...]:
+        return self.main.positions()
+
+    @property
+    def end(self) -> Position:
+        return self.main.end
+
+
+# --- geometry: the squares a capture route passes ---------------------------------------
+
+
+def _coordinates(square: int) -> tuple[int, int]:
+    row = (square - 1) // 5
+    column = 2 * ((square - 1) % 5) + (1 if row % 2 == 0 else 0)
+    return row, column
+
+
+def _square_at(row: int, column: int) -> int | None:
+    if not (0 <= row < 10 and 0 <= column < 10) or (row + column) % 2 == 0:
+        return None
+    return row * 5 + column // 2 + 1
+
+
+def _between(first: int, second: int) -> list[int]:
+    """The squares from ``first`` (excluded) to ``second`` (included) on their line."""
+    row, column = _coordinates(first)
+    end_row, end_column = _coordinates(second)
+    d_row, d_column = end_row - row, end_column - column
+    if abs(d_row) == abs(d_column) and d_row:
+        step = (d_row // abs(d_row), d_column // abs(d_column))
+    elif d_row == 0 and d_column and d_column % 2 == 0:
+        step = (0, 2 if d_column > 0 else -2)  # Frisian: along a rank
+    elif d_column == 0 and d_row and d_row % 2 == 0:
+        step = (2 if d_row > 0 else -2, 0)  # Frisian: along a file
+    else:
+        return [second]
+    squares: list[int] = []
+    while (row, column) != (end_row, end_column):
+        row, column = row + step[0], column + step[1]
+        square = _square_at(row, column)
+        if square is None:
+            return [second]
+        squares.append(square)
+    return squares
+
+
+def _route(move: Move) -> list[int]:
+    """Every square the moving piece passes after its origin, landing squares included."""
+    route: list[int] = []
+    for first, second in itertools.pairwise(move.path):
+        route.extend(_between(first, second))
+    return route
+
+
+def _key_squares(move: Move) -> list[int]:
+    """The squares PDN 3.0 allows as intermediate squares of ``move``, in route order.
+
+    Each landing square, and the square just behind each captured piece (where the
+    piece lands when it goes on in the same direction).
+    """
+    keys: list[int] = []
+    captured = set(move.captured)
+    for first, second in itertools.pairwise(move.path):
+        leg = _between(first, second)
+        for index, square in enumerate(leg):
+            if square in captured and index + 1 < len(leg):
+                keys.append(leg[index + 1])
+        keys.append(second)
+    return keys
+
+
+def _in_order(squares: Sequence[int], wanted: Sequence[int]) -> bool:
+    """True when ``wanted`` is a subsequence of ``squares``."""
+    index = 0
+    for square in squares:
+        if index < len(wanted) and square == wanted[index]:
+            index += 1
+    return index == len(wanted)
+
+
+# --- resolving one move ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Where moves come from, to locate errors: a game of a file, or one line of text."""
+
+    game: PdnGame | None = None
+    source: str = "<moves>"
+    source_line: str | None = None
+
+    def error(
+        self,
+        kind: type[RulebookError],
+        message: str,
+        written: PdnMove | None,
+        expected: str | None = None,
+    ) -> RulebookError:
+        if self.game is not None:
+            if written is None:
+                return self.game.error(kind, message, expected=expected)
+            return self.game.error(kind, message, written.line, written.column, expected)
+        return kind(
+            message,
+            source=self.source,
+            line=written.line or None if written else None,
+            column=written.column or None if written else None,
+            source_line=self.source_line,
+            expected=expected,
+        )
+
+
+def _side(position: Position) -> str:
+    return "White" if position.white_to_move else "Black"
+
+
+def _legal_list(moves: Iterable[Move], position: Position) -> str:
+    names = [move_notation(position, move) for move in moves]
+    return ", ".join(names) if names else "none (the game is over)"
+
+
+def _candidates(position: Position, written: PdnMove) -> list[Move]:
+    squares = written.squares
+    origin, destination = squares[0], squares[-1]
+    legal = position.legal_moves()
+    same_ends = [m for m in legal if m.origin == origin and m.destination == destination]
+    of_kind = [m for m in same_ends if m.is_capture == written.capture]
+    pool = of_kind or same_ends  # "32-28" written for a capture, or "x" for a move: liberal
+    intermediate = [s for s in squares[1:-1] if isinstance(s, int)]
+    if not intermediate:
+        return _unique(pool)
+    # PDN 3.0: landing squares and the squares just behind captured pieces; failing
+    # that (old files), any square the route passes
+    found = _unique(m for m in pool if _in_order(_key_squares(m), intermediate))
+    return found or _unique(m for m in pool if _in_order(_route(m), intermediate))
+
+
+def _unique(moves: Iterable[Move]) -> list[Move]:
+    found: list[Move] = []
+    for move in moves:
+        if move not in found:
+            found.append(move)
+    return found
+
+
+def _check_squares(written: PdnMove, context: _Context) -> None:
+    for square in written.squares:
+        if not isinstance(square, int):
+            raise context.error(
+                NotationError,
+                f"alphanumeric square '{square}' in a 10x10 game",
+                written,
+                expected="square numbers 1-50",
+            )
+        if not 1 <= square <= 50:
+            raise context.error(
+                NotationError,
+                f"square {square} does not exist in move {written.notation}",
+                written,
+                expected="square numbers 1-50",
+            )
+
+
+def _ambiguous(written: PdnMove, found: Sequence[Move], context: _Context) -> RulebookError:
+    listed = " and ".join(
+        f"{move.full_notation()} (captures {', '.join(map(str, move.captured))})" for move in found
+    )
+    return context.error(
+        IllegalMoveError,
+        f"ambiguous capture {written.notation}: it can be {listed}",
+        written,
+        expected="the full route, e.g. " + found[0].full_notation(),
+    )
+
+
+def _illegal(written: PdnMove, position: Position, context: _Context) -> RulebookError:
+    return context.error(
+        IllegalMoveError,
+        f"illegal move {written.notation} for {_side(position)} in {format_fen(position)}",
+        written,
+        expected="one of the legal moves: " + _legal_list(position.legal_moves(), position),
+    )
+
+
+def resolve_move(
+    position: Position,
+    written: PdnMove,
+    *,
+    game: PdnGame | None = None,
+    source: str = "<moves>",
+    source_line: str | None = None,
+) -> Move:
+    """The legal move of ``position`` that ``written`` names.
+
+    Raises :class:`IllegalMoveError` when no legal move matches, or when a short capture
+    matches several different captures (the message lists them in full);
+    :class:`NotationError` for a square that is not on the board.  Errors are located at
+    ``written.line``/``written.column`` of ``game``'s file, or else of ``source``, showing
+    ``source_line``.
+    """
+    context = _Context(game, source, source_line)
+    _check_squares(written, context)
+    found = _candidates(position, written)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise _ambiguous(written, found, context)
+    raise _illegal(written, position, context)
+
+
+def move_notation(position: Position, move: Move) -> str:
+    """Strict PDN 3.0 notation of a legal ``move`` of ``position``.
+
+    ``32-28`` or ``26x48``; the full route (``26x37x48``) only when another legal capture
+    has the same origin and destination.
+    """
+    return notation_among(move, position.legal_moves())
+
+
+def candidate_moves(position: Position, written: PdnMove) -> list[Move]:
+    """The legal moves of ``position`` that ``written`` may denote (none, one or more)."""
+    if not written.is_numeric:
+        return []
+    return _candidates(position, written)
+
+
+# --- replaying lines -------------------------------------------------------------------
+
+
+def _setup_position(item: Setup, variant: Variant, game: PdnGame) -> Position:
+    """The position of a setup command ``/FEN "W:W31:B1"/`` (PDN 3.0 commands)."""
+    match = re.search(r'"([^"]*)"', item.text)
+    start = match.start(1) if match else 0
+    text = match.group(1) if match else item.text
+    before = item.text[:start]
+    line = item.line + before.count("\n")
+    column = (item.column + 1 + start) if "\n" not in before else start - before.rfind("\n")
+    data = read_fen(
+        text,
+        variant=variant,
+        source=game.source,
+        line=line,
+        column=column,
+        source_line=game.source_line(line),
+    )
+    return data.position(variant, white_to_move=data.white_to_move is not False)
+
+
+_LOOKAHEAD_BUDGET: Final = 20_000
+"""Moves resolved at most while reading ahead to tell which of two captures a short
+notation meant (the rest of the line is read, but ambiguity upon ambiguity could
+otherwise take exponential time)."""
+
+
+class _Replayer:
+    def __init__(self, game: PdnGame, variant: Variant, *, infer_forced: bool) -> None:
+        self.game = game
+        self.context = _Context(game, game.source)
+        self.variant = variant
+        self.infer_forced = infer_forced
+        self.solver_white = True
+        self.warnings: list[RulebookError] = []
+        self.budget = _LOOKAHEAD_BUDGET
+
+    def line(self, moves: MoveText, start: Position) -> ReplayedLine:
+        steps: list[ReplayedMove] = []
+        position = start
+        line_start = start
+        leading: list[ReplayedLine] = []  # variations before any move of the line
+        written_moves = moves.moves()
+        seen = 0
+        for item in moves:
+            if isinstance(item, PdnMove):
+                seen += 1
+                move, inferred = self.resolve(position, item, written_moves[seen:])
+                if inferred is not None:
+                    after = position.play(inferred)
+                    steps.append(ReplayedMove(inferred, position, after, None))
+                    position = after
+                after = position.play(move)
+                steps.append(ReplayedMove(move, position, after, item, tuple(leading)))
+                leading = []
+                position = after
+            elif isinstance(item, Variation):
+                base = steps[-1].before if steps else line_start
+                variation = self.line(item.moves, base)
+                if steps:
+                    last = steps[-1]
+                    steps[-1] = replace(last, variations=(*last.variations, variation))
+                else:
+                    leading.append(variation)
+            elif isinstance(item, Nag) and steps:
+                last = steps[-1]
+                steps[-1] = replace(last, nags=(*last.nags, item.code))
+            elif isinstance(item, Comment) and steps:
+                last = steps[-1]
+                steps[-1] = replace(last, comments=(*last.comments, item.text))
+            elif isinstance(item, Setup):
+                position = _setup_position(item, self.variant, self.game)
+                if not steps:
+                    line_start = position
+        return ReplayedLine(line_start, tuple(steps))
+
+    def may_infer(self, position: Position) -> bool:
+        return self.infer_forced and position.white_to_move != self.solver_white
+
+    def resolve(
+        self, position: Position, written: PdnMove, following: Sequence[PdnMove]
+    ) -> tuple[Move, Move | None]:
+        """The move, and a forced reply that the text left out before it (or None)."""
+        _check_squares(written, self.context)
+        found = _candidates(position, written)
+        if len(found) == 1:
+            return found[0], None
+        if found:
+            return self.disambiguate(position, written, found, following), None
+        if self.may_infer(position):
+            replies = position.legal_moves()
+            fits = [(r, m) for r in replies for m in _candidates(position.play(r), written)]
+            if len(replies) == 1 and fits:
+                reply = replies[0]
+                moves = [m for _r, m in fits]
+                if len(moves) == 1:
+                    return moves[0], reply
+                return self.disambiguate(position.play(reply), written, moves, following), reply
+            if fits:
+                side = _side(position)
+                raise self.context.error(
+                    IllegalMoveError,
+                    f"{side}'s reply before {written.notation} is missing and not forced "
+                    f"({side} can play {_legal_list(replies, position)})",
+                    written,
+                    expected=f"{side}'s move written out before {written.notation}",
+                )
+        raise _illegal(written, position, self.context)
+
+    def disambiguate(
+        self,
+        position: Position,
+        written: PdnMove,
+        found: Sequence[Move],
+        following: Sequence[PdnMove],
+    ) -> Move:
+        """The one capture of ``found`` after which the moves that follow can be played."""
+        self.budget = _LOOKAHEAD_BUDGET
+        fitting = [move for move in found if self.fits(position.play(move), following)]
+        if len(fitting) != 1:
+            raise _ambiguous(written, found, self.context)
+        chosen = fitting[0]
+        self.warnings.append(
+            self.context.error(
+                IllegalMoveError,
+                f"ambiguous capture {written.notation} read as {chosen.full_notation()}: "
+                "the moves that follow allow no other",
+                written,
+                expected=f"the full route {chosen.full_notation()} (PDN 3.0)",
+            )
+        )
+        return chosen
+
+    def fits(self, position: Position, moves: Sequence[PdnMove]) -> bool:
+        """True when the written ``moves`` can be played from ``position`` (or when the
+        look-ahead budget runs out: then nothing can be told apart)."""
+        self.budget -= 1
+        if self.budget <= 0 or not moves:
+            return True
+        written = moves[0]
+        if not written.is_numeric or not all(1 <= int(s) <= 50 for s in written.squares):
+            return False
+        found = _candidates(position, written)
+        if not found and self.may_infer(position):
+            replies = position.legal_moves()
+            if len(replies) == 1:
+                position = position.play(replies[0])
+                found = _candidates(position, written)
+        return any(self.fits(position.play(move), moves[1:]) for move in found)
+
+
+def _start_position(game: PdnGame, variant: Variant) -> tuple[Position, FenData | None]:
+    fen = game.fen
+    if fen is None:
+        return Position.initial(variant), None
+    line, column = _fen_location(game)
+    data = read_fen(
+        fen,
+        variant=variant,
+        source=game.source,
+        line=line or 1,
+        column=column or 1,
+        source_line=game.source_line(line) if line else None,
+    )
+    if data.white_to_move is None:
+        return data.position(variant, white_to_move=True), data
+    return data.position(variant), data
+
+
+def _fen_location(game: PdnGame) -> tuple[int, int]:
+    """Line and column of the FEN tag's value in the file, (0, 0) when unknown."""
+    for number in range(game.line, min(game.line + 40, len(game.source_lines) + 1)):
+        text = game.source_line(number) or ""
+        match = re.search(r'\[\s*FEN\s+"', text, flags=re.IGNORECASE)
+        if match:
+            return number, match.end() + 1
+    return 0, 0
+
+
+def replay(
+    game: PdnGame, *, variant: Variant | None = None, infer_forced: bool | None = None
+) -> ReplayedGame:
+    """Resolve every move of ``game`` (variations included) against the rules engine.
+
+    ``variant`` defaults to :func:`game_variant`; a game in a variant this program does
+    not play raises :class:`NotationError`.  ``infer_forced`` (default: for problems,
+    games with a FEN) fills in forced replies a problem column left out.  A bad FEN
+    raises :class:`NotationError`/:class:`PositionError`, a bad move
+    :class:`IllegalMoveError`, located in the game's file.
+    """
+    chosen = variant if variant is not None else game_variant(game)
+    if chosen is None:
+        raise game.error(
+            NotationError,
+            f"not replayed: {describe_gametype(game)} is not a variant this program plays",
+            expected="GameType 20 (International) or 40 (Frisian)",
+        )
+    try:
+        start, data = _start_position(game, chosen)
+    except RulebookError as error:
+        if error.line is None:
+            raise game.error(type(error), f"bad FEN: {error.message}") from None
+        raise
+    replayer = _Replayer(
+        game, chosen, infer_forced=game.is_problem if infer_forced is None else infer_forced
+    )
+    if data is not None and data.white_to_move is None:
+        start = _guess_side(game, start, data, chosen)
+    replayer.solver_white = start.white_to_move
+    main = replayer.line(game.moves, start)
+    record = Game(main.start)
+    for step in main.moves:
+        if step.before != record.position:  # a setup command in the main line
+            record = Game(step.before)
+        record = record.play(step.move)
+    if main.end != record.position:
+        record = Game(main.end)
+    return ReplayedGame(game, chosen, main.start, main, record.result(), tuple(replayer.warnings))
+
+
+def _guess_side(game: PdnGame, white: Position, data: FenData, variant: Variant) -> Position:
+    """FEN ``?``: the side whose move the first written move is."""
+    moves = game.main_line()
+    black = data.position(variant, white_to_move=False)
+    if not moves:
+        return white
+    if moves[0].black:
+        return black
+    try:
+        resolve_move(white, moves[0])
+        return white
+    except RulebookError:
+        pass
+    try:
+        resolve_move(black, moves[0])
+        return black
+    except RulebookError:
+        return white
+
+
+# --- strict rewriting ------------------------------------------------------------------
+
+
+def _strict_line(line: ReplayedLine, original: MoveText) -> MoveText:
+    items: list[MoveTextItem] = []
+    for step in line.moves:
+        notation = step.notation
+        capture = step.move.is_capture
+        squares: tuple[int, ...] = tuple(int(s) for s in notation.replace("x", "-").split("-"))
+        written = step.written
+        items.append(
+            PdnMove(
+                squares=squares,
+                capture=capture,
+                strength=written.strength if written else None,
+                line=written.line if written else 0,
+                column=written.column if written else 0,
+            )
+        )
+        items.extend(Nag(code) for code in step.nags)
+        items.extend(Comment(text) for text in step.comments)
+        for variation in step.variations:
+            items.append(Variation(_strict_line(variation, MoveText())))
+    leading = [item for item in original.items[:1] if isinstance(item, Comment)]
+    return MoveText((*leading, *items))
+
+
+def strict_game(replayed: ReplayedGame) -> PdnGame:
+    """The game with every move in strict notation (inferred replies written out).
+
+    Moves become ``origin-destination`` / ``originxdestination``, with the full route
+    only where two legal captures share both ends (PDN 3.0 writing rules).  NAGs and
+    comments after a move are kept; setup commands are not.
+    """
+    moves = _strict_line(replayed.main, replayed.game.moves)
+    return replace(replayed.game, moves=moves)
