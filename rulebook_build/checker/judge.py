@@ -38,6 +38,7 @@ from rulebook_build.rules.position import to_move
 
 Status = Literal["pass", "fail", "undecided"]
 CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
+ALTERNATIVE_SECONDS = 0.1
 
 
 @dataclass(slots=True)
@@ -132,6 +133,7 @@ class Judge:
         self.variant = variant
         self.tables = tables
         self.progress = progress
+        self.alternative_seconds: float | None = None
 
     def _say(self, message: str) -> None:
         if self.progress is not None:
@@ -140,7 +142,12 @@ class Judge:
     def judge(
         self, game: PdnGame, position: Position, *, seconds: float, full: bool = True
     ) -> Judgement:
-        """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys."""
+        """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys.
+
+        With ``full=False`` each first move other than the composer's key gets at most
+        ``ALTERNATIVE_SECONDS``: a try not proved by then is simply not listed as winning.
+        """
+        self.alternative_seconds = None if full else ALTERNATIVE_SECONDS
         started = time.perf_counter()
         clock = _Clock(seconds)
         judgement = Judgement(
@@ -204,7 +211,12 @@ class Judge:
         for index, move in enumerate(order):
             _raw, child = raw_by_move[move]
             remaining = len(order) - index
-            budget = clock.share(0.45 if index == 0 else 0.6 / remaining)
+            if index == 0 and composer_key is not None:
+                budget = clock.share(0.45)
+            elif self.alternative_seconds is not None:
+                budget = min(self.alternative_seconds, clock.share(1 / remaining))
+            else:
+                budget = clock.share(0.6 / remaining)
             self._say(f"A: searching key {move_notation(position, move)}")
             results[move_notation(position, move)] = search.prove(child, seconds=budget).verdict
         proved = [key for key, verdict in results.items() if verdict == "proved"]
@@ -449,7 +461,9 @@ class Judge:
         in_final = [
             (line, moves)
             for line, moves in walk.duals
-            if line[: len(final_prefix)] == final_prefix and len(line) >= len(final_prefix)
+            if line  # two winning keys are a cook (criterion C), not a dual of the final phase
+            and line[: len(final_prefix)] == final_prefix
+            and len(line) >= len(final_prefix)
         ]
         if in_final:
             line, moves = in_final[0]

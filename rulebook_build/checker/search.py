@@ -157,7 +157,7 @@ class ProofSearch:
 
     def _mid(self, node: Node, pn_limit: int, dn_limit: int, path: set[State]) -> tuple[int, int]:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 127 == 0:
             if time.perf_counter() > self.deadline or self.nodes > self.node_limit:
                 raise TimeUp
             if self.progress is not None and self.nodes & 65535 == 0:

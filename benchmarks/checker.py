@@ -1,0 +1,80 @@
+"""Time of the problem checker on a fixed problem set: the PWCP-2 category-A problems.
+
+    python benchmarks/checker.py [--time-limit 20] [--full] [--no-tables] [--first N]
+
+For each problem: is White's win proved, are the published key and every winning key found,
+and how long it took.  By default only criterion A and the winning keys are settled (as the
+done-when of the checker asks); ``--full`` judges every criterion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rulebook_build.checker.judge import Judge  # noqa: E402
+from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
+from rulebook_build.notation.fen import parse_fen  # noqa: E402
+from rulebook_build.rules import INTERNATIONAL  # noqa: E402
+
+PWCP = Path(__file__).resolve().parents[2] / "shared/pdn-conformance/games/succeed/PWCP_2.pdn"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--full", action="store_true", help="judge every criterion")
+    parser.add_argument("--no-tables", action="store_true")
+    parser.add_argument("--first", type=int, default=0, help="only the first N problems")
+    parser.add_argument("--file", type=Path, default=PWCP)
+    args = parser.parse_args()
+
+    tables = None
+    if not args.no_tables:
+        from rulebook_build.checker.endgame import EndgameTables
+
+        started = time.perf_counter()
+        tables = EndgameTables(INTERNATIONAL)
+        print(f"endgame tables ready in {time.perf_counter() - started:.1f} s")
+    games, errors = read_pdn_file(args.file)
+    if errors:
+        print(f"{len(errors)} PDN errors in {args.file}", file=sys.stderr)
+    problems = [g for g in games if g.is_problem][: args.first or None]
+    times: list[float] = []
+    proved = with_key = 0
+    for game in problems:
+        position = parse_fen(game.fen or "", variant=INTERNATIONAL)
+        judge = Judge(INTERNATIONAL, tables=tables)
+        judgement = judge.judge(game, position, seconds=args.time_limit, full=args.full)
+        times.append(judgement.seconds)
+        key = judgement.solution.key
+        proved += judgement.white_wins == "proved"
+        with_key += key in judgement.winning_keys
+        extra = [k for k in judgement.winning_keys if k != key]
+        line = (
+            f"{game.tag('Event') or '?':5} {judgement.white_wins:9} key {key or '-':8} "
+            f"{'found' if key in judgement.winning_keys else 'MISSING':7} "
+            f"{judgement.seconds:6.2f} s"
+        )
+        if extra:
+            line += f"  other winning keys: {', '.join(extra)}"
+        if args.full:
+            line += f"  verdict {judgement.verdict}: " + " ".join(
+                f"{n}={c.status[0]}" for n, c in judgement.criteria.items()
+            )
+        print(line, flush=True)
+    print(
+        f"{len(problems)} problems: win proved {proved}, published key among winning keys "
+        f"{with_key}; median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
+        f"total {sum(times):.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,165 @@
+"""Each criterion of the Problemistenwedstrijd, on problems that pass it and problems that fail it.
+
+The unsound problems are in tests/checker/problems/unsound.pdn; the sound reference is the
+PWCP-2 problem A3 (a five-against-five combination ending with Black unable to move).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker.judge import Judge, Judgement
+from rulebook_build.checker.legality import check_reachable
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.pdn import read_pdn, read_pdn_file
+from rulebook_build.rules import INTERNATIONAL, Position
+
+UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
+
+A3 = """[Event "PWCP-2 A3"]
+[SetUp "1"]
+[FEN "W:W6,11,18,22,28:B17,32,36,37,43"]
+
+1. 6-1 32x12 2. 1x31 36x18 3. 11x13 *
+"""
+
+
+def judge_text(text: str, seconds: float = 3.0) -> Judgement:
+    games, errors = read_pdn(text, source="<test>")
+    assert not errors
+    return judge_game(games[0], seconds)
+
+
+def judge_game(game: object, seconds: float = 3.0) -> Judgement:
+    position = parse_fen(game.fen, variant=INTERNATIONAL)  # type: ignore[attr-defined]
+    return Judge(INTERNATIONAL).judge(game, position, seconds=seconds)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def unsound() -> dict[str, Judgement]:
+    games, errors = read_pdn_file(UNSOUND)
+    assert not errors
+    return {str(game.tag("Event")): judge_game(game) for game in games}
+
+
+def find(judgements: dict[str, Judgement], prefix: str) -> Judgement:
+    (found,) = [j for name, j in judgements.items() if name.startswith(prefix)]
+    return found
+
+
+@pytest.fixture(scope="module")
+def a3() -> Judgement:
+    return judge_text(A3)
+
+
+def test_a_pass_the_win_is_proved_with_the_published_key(a3: Judgement) -> None:
+    assert a3.white_wins == "proved"
+    assert a3.winning_keys == ["6-1"]
+    assert a3.criteria["A"].status == "pass"
+    assert a3.solution.legal and a3.solution.key == "6-1" and a3.solution.key_wins is True
+    assert a3.proof_line[:5] == ["6-1", "32x12", "1x31", "36x18", "11x13"]
+
+
+def test_a_fail_white_cannot_move(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "White cannot move")
+    assert judgement.white_wins == "refuted"
+    assert judgement.criteria["A"].status == "fail"
+    assert judgement.verdict == "unsound"
+    assert judgement.solution.legal is False
+
+
+def test_b_pass_on_a_fair_start(a3: Judgement) -> None:
+    for name in ("B1", "B2", "B3", "B4"):
+        assert a3.criteria[name].status == "pass", name
+    assert "not proven reachable" in a3.criteria["B1"].detail
+
+
+def test_b1_fail_black_had_no_last_move(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "unreachable")
+    assert judgement.criteria["B1"].status == "fail"
+    assert "no legal last move" in judgement.criteria["B1"].detail
+
+
+def test_b1_fail_black_to_move_and_too_many_pieces() -> None:
+    black_to_move = parse_fen("B:W31,32:B18,19")
+    assert check_reachable(black_to_move).status == "fail"
+    crowded = Position.from_squares(white_men=range(21, 51), black_men=[1, 2])
+    report = check_reachable(crowded)
+    assert report.status == "fail" and "30 pieces" in report.detail
+
+
+def test_b2_b3_b4_fail(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "material advantage")
+    assert judgement.criteria["B2"].status == "fail"
+    assert judgement.criteria["B3"].status == "fail" and "50" in judgement.criteria["B3"].detail
+    assert judgement.criteria["B4"].status == "fail" and "28x19" in judgement.criteria["B4"].detail
+
+
+def test_c_fail_cook_lists_both_keys(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "cook")
+    assert judgement.white_wins == "proved"
+    assert set(judgement.winning_keys) == {"12-7", "12-8"}
+    assert judgement.criteria["C"].status == "fail"
+    assert "12-7" in judgement.criteria["C"].detail and "12-8" in judgement.criteria["C"].detail
+    assert judgement.verdict == "unsound"
+
+
+def test_false_solution_shows_blacks_refutation(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "false solution")
+    assert judgement.solution.key == "18-13"
+    assert judgement.solution.key_wins is False
+    assert judgement.solution.error is not None
+    assert "Black refutes with 9x7" in judgement.solution.error
+    assert judgement.verdict == "unsound"
+
+
+def test_d_pass_and_fail(a3: Judgement, unsound: dict[str, Judgement]) -> None:
+    assert a3.criteria["D"].status == "pass"
+    idle = find(unsound, "idle men")
+    assert idle.criteria["D"].status == "fail"
+    assert "white man on 50" in idle.criteria["D"].detail
+    assert "black man on 5" in idle.criteria["D"].detail
+
+
+def test_e_pass_and_fail(a3: Judgement, unsound: dict[str, Judgement]) -> None:
+    assert a3.criteria["E"].status == "pass"
+    swapped = find(unsound, "interchangeable")
+    assert swapped.criteria["E"].status == "fail"
+    assert "34-29 and 12-7" in swapped.criteria["E"].detail
+
+
+def test_f_pass_and_undecided_when_the_solution_stops_short(
+    a3: Judgement, unsound: dict[str, Judgement]
+) -> None:
+    assert a3.criteria["F"].status == "pass"
+    assert "cannot move" in a3.criteria["F"].detail
+    stops_short = find(unsound, "false solution")
+    assert stops_short.criteria["F"].status != "pass"
+
+
+def test_f_fail_when_the_line_ends_in_a_position_white_cannot_win() -> None:
+    text = """[SetUp "1"]
+[FEN "W:W12,18:B9,25"]
+
+1. 18-13 9x7 *
+"""
+    judgement = judge_text(text)  # 18-13 9x7 takes White's last two men
+    assert judgement.criteria["F"].status == "fail"
+    assert "Black wins" in judgement.criteria["F"].detail
+    assert judgement.verdict == "unsound"
+
+
+def test_g_fail_dual_in_the_final_phase(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "cook")
+    assert judgement.criteria["G"].status == "fail"
+    assert "all win" in judgement.criteria["G"].detail
+
+
+def test_a_sound_verdict_is_never_given_while_something_is_open(a3: Judgement) -> None:
+    statuses = {c.status for c in a3.criteria.values()}
+    if "undecided" in statuses:
+        assert a3.verdict == "undecided"
+    else:
+        assert a3.verdict == "sound"
