@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.judge import Judge  # noqa: E402
-from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
-from rulebook_build.notation.fen import parse_fen  # noqa: E402
-from rulebook_build.rules import INTERNATIONAL  # noqa: E402
+from rulebook_build.checker.judge import Judge
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.rules import INTERNATIONAL
 
 PWCP = Path(__file__).resolve().parents[2] / "shared/pdn-conformance/games/succeed/PWCP_2.pdn"
 
