@@ -38,7 +38,7 @@ from rulebook_build.rules.position import to_move
 
 Status = Literal["pass", "fail", "undecided"]
 CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
-ALTERNATIVE_SECONDS = 0.1
+ALTERNATIVE_SECONDS = 0.05
 
 
 @dataclass(slots=True)

@@ -3,8 +3,9 @@
 White wins when Black, to move, has no legal move, before any draw rule of the variant
 applies.  White's turns are OR nodes (one winning move suffices), Black's are AND nodes (every
 defence must be answered).  A node is the position plus the count-rule clocks of
-``rules/drawrules.py`` (so a win that the 16-move or 25-move rule would stop is no win), and a
-position that repeats on the current line counts as a draw.
+``rules/drawrules.py`` (so a win that the 16-move or 25-move rule would stop is no win).  In
+Frisian, where kings can circle for ever, a position that repeats on the current line counts
+as a draw; International play is finite once the clocks are in the node.
 
 Answers are three-valued and honest: ``proved`` only when the whole tree below is closed by
 terminal wins (or by exact endgame-table wins that fit in the draw budget), ``refuted`` when
@@ -23,6 +24,7 @@ from rulebook_build.rules.drawrules import (
     advance,
     draw_by_count,
     initial_clocks,
+    play_is_finite,
     plies_left,
 )
 from rulebook_build.rules.movegen import RawMove, State, generate, make
@@ -82,8 +84,13 @@ class ProofSearch:
         self.deadline = 0.0
         self.node_limit = 0
         # a refutation found while lines were cut at a repetition may rest on a transposition
-        # entry made under another history (graph-history interaction): never report those
+        # entry made under another history (graph-history interaction): never report those.
+        # Where play is finite with the clocks in the node (International) no line can come
+        # back to a node, so nothing is cut: proofs and refutations are both exact there (the
+        # threefold-repetition rule only ever helps the defender, so ignoring it cannot make a
+        # refutation wrong, and a win with repetitions implies one without).
         self.repetition_cuts = 0
+        self.cut_repetitions = not play_is_finite(variant)
 
     # ------------------------------------------------------------------ public
     def prove(self, node: Node, *, seconds: float, node_limit: int = 50_000_000) -> SearchResult:
@@ -195,7 +202,7 @@ class ProofSearch:
             path.discard(state)
 
     def _child_values(self, child: Node, path: set[State]) -> tuple[int, int]:
-        if child[0] in path:
+        if self.cut_repetitions and child[0] in path:
             self.repetition_cuts += 1
             return (INFINITY, 0)  # a repetition on this line: no progress, counts as a draw
         known = self.table.get(child)

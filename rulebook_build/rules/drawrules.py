@@ -138,3 +138,13 @@ def plies_left(variant: Variant, clocks: DrawClocks) -> int | None:
         # seven moves of the strong side: at most 14 plies, 13 if the weak side moves first
         budgets.append(2 * (FRISIAN_TWO_KINGS_MOVES - clocks.strong_moves) - 1)
     return min(budgets) if budgets else None
+
+
+def play_is_finite(variant: Variant) -> bool:
+    """True when no line of play can go on for ever once the count clocks are known.
+
+    International: every move is irreversible (a man's move, a capture) or a king's move
+    that advances the 25-move count of art. 9d, which ends the game at 50 plies; so
+    positions with their clocks never repeat.  Frisian has no such rule: kings can circle.
+    """
+    return variant.max_consecutive_king_moves is None
