@@ -36,8 +36,13 @@ Node = tuple[State, DrawClocks]
 
 
 class OutcomeLike(Protocol):
-    result: str  # "win", "loss" or "draw" for the side to move
-    plies: int
+    @property
+    def result(self) -> str:
+        """ "win", "loss" or "draw" for the side to move."""
+
+    @property
+    def plies(self) -> int:
+        """Distance to the end of the game under best play."""
 
 
 class TableLike(Protocol):

@@ -1,0 +1,126 @@
+"""Board geometry in drawing units and the colour tables of the diagrams.
+
+Every renderer (SVG, Pillow) draws the same board: ten squares of :data:`SQUARE` units, the
+pieces as discs, kings with a crown.  The colours are named once here; the site's stylesheet
+(``site/assets/draughts.css``) sets the same names as CSS custom properties, and a test keeps
+the two in step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Final
+
+from rulebook_build.rules.board import column_of, row_of
+
+SQUARE: Final = 50
+"""Width of one square in drawing units (SVG user units, or pixels at scale 1)."""
+BOARD: Final = 10 * SQUARE
+
+PIECE_RADIUS: Final = 19
+RING_RADIUS: Final = 12
+EDGE_WIDTH: Final = 2
+
+
+def square_origin(square: int, *, flip: bool = False) -> tuple[int, int]:
+    """Top-left corner of a square: square 1 top row, 46 bottom left (turned when flipped)."""
+    row, column = row_of(square), column_of(square)
+    if flip:
+        row, column = 9 - row, 9 - column
+    return column * SQUARE, row * SQUARE
+
+
+def square_centre(square: int, *, flip: bool = False) -> tuple[int, int]:
+    x, y = square_origin(square, flip=flip)
+    return x + SQUARE // 2, y + SQUARE // 2
+
+
+# A crown on a king, centred on (0, 0): five points over a band.
+CROWN: Final[tuple[tuple[float, float], ...]] = (
+    (-10.0, 6.0),
+    (-11.0, -6.0),
+    (-5.5, -0.5),
+    (0.0, -9.0),
+    (5.5, -0.5),
+    (11.0, -6.0),
+    (10.0, 6.0),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The colours of a diagram.  Each field is also a CSS custom property ``--rb-<name>``."""
+
+    light_square: str
+    dark_square: str
+    frame: str
+    number: str
+    white_piece: str
+    white_edge: str
+    black_piece: str
+    black_edge: str
+    black_ring: str
+    crown: str
+    last_move: str
+    highlight: str
+    arrow: str
+
+
+LIGHT: Final = Palette(
+    light_square="#f1dfbf",
+    dark_square="#a9774b",
+    frame="#5e3d22",
+    number="#fff4e0",
+    white_piece="#fbf8f1",
+    white_edge="#5b4632",
+    black_piece="#2b2420",
+    black_edge="#0e0b09",
+    black_ring="#75665b",
+    crown="#d9a521",
+    last_move="#f2c14e",
+    highlight="#2f7fd8",
+    arrow="#1d5fc0",
+)
+"""The light theme; also the colours of standalone SVG, PNG and GIF exports."""
+
+DARK: Final = Palette(
+    light_square="#b9a487",
+    dark_square="#775538",
+    frame="#3a2817",
+    number="#f3e6d0",
+    white_piece="#efe9dd",
+    white_edge="#4a3a2a",
+    black_piece="#1a1512",
+    black_edge="#000000",
+    black_ring="#8c7d71",
+    crown="#e0b13a",
+    last_move="#d9a93a",
+    highlight="#6aa8f0",
+    arrow="#5d9cf0",
+)
+"""Material's dark (``slate``) scheme."""
+
+PRINT: Final = Palette(
+    light_square="#ffffff",
+    dark_square="#c4c4c4",
+    frame="#000000",
+    number="#000000",
+    white_piece="#ffffff",
+    white_edge="#000000",
+    black_piece="#1c1c1c",
+    black_edge="#000000",
+    black_ring="#9a9a9a",
+    crown="#7a7a7a",
+    last_move="#8f8f8f",
+    highlight="#000000",
+    arrow="#000000",
+)
+"""Paper: greys only."""
+
+
+def css_variables(palette: Palette) -> dict[str, str]:
+    """``{"--rb-light-square": "#f1dfbf", ...}``: the palette as CSS custom properties."""
+    return {
+        "--rb-" + field.name.replace("_", "-"): getattr(palette, field.name)
+        for field in fields(palette)
+    }

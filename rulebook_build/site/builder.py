@@ -1,0 +1,123 @@
+"""Build the whole site, every language, strictly: the engine of ``rulebook build``.
+
+MkDocs runs in this process with ``strict`` on, so any warning (a broken link, a missing
+anchor, a bad diagram, an illegal example move) fails the build.  The messages are printed
+as they come, the located ones as ``file:line:column: message``; a failure raises
+:class:`SiteError` instead of a traceback.
+
+The site is built into a temporary folder next to the output folder and moved into place
+only when the build succeeded: a failed build leaves the previous site as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import MkDocsException
+
+from rulebook_build.errors import SiteError
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    site_dir: Path
+    pages: int
+    seconds: float
+    warnings: int
+
+
+_LOCATED = re.compile(r"^(?:[\w./-]+: )?(?P<message>[^\s:]+:\d+(?::\d+)?: .*)", re.DOTALL)
+"""``file:line[:column]: message``, maybe behind a plugin's ``name: `` prefix."""
+
+
+class _Printer(logging.Handler):
+    """Prints MkDocs' log records plainly and counts the warnings."""
+
+    def __init__(self, stream: TextIO, level: int) -> None:
+        super().__init__(level)
+        self.stream = stream
+        self.problems = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING:
+            self.problems += 1
+            located = _LOCATED.match(message)
+            if located:
+                message = located.group("message")  # "file:line:column: ..." as it is
+            else:
+                message = f"{record.levelname.lower()}: {message}"
+        self.stream.write(message.rstrip() + "\n")
+        self.stream.flush()
+
+
+def find_config(start: Path | None = None) -> Path:
+    """``mkdocs.yml`` in ``start`` (default: the working folder) or a folder above it."""
+    folder = (start or Path.cwd()).resolve()
+    for candidate in (folder, *folder.parents):
+        path = candidate / "mkdocs.yml"
+        if path.is_file():
+            return path
+    raise SiteError("no mkdocs.yml here or in a folder above", source=str(folder))
+
+
+def build_site(
+    config_file: Path,
+    out_dir: Path | None = None,
+    *,
+    verbose: bool = False,
+    stream: TextIO | None = None,
+) -> BuildReport:
+    """Build the site of ``config_file`` into ``out_dir`` (default: its ``site_dir``)."""
+    output = stream or sys.stderr
+    started = time.monotonic()
+    try:
+        config = load_config(str(config_file), strict=True)
+    except MkDocsException as error:
+        raise SiteError(f"bad configuration: {error}", source=str(config_file)) from None
+    target = Path(out_dir).resolve() if out_dir else Path(config.site_dir).resolve()
+    docs = Path(config.docs_dir).resolve()
+    if target == docs or docs in target.parents or target in (docs, *docs.parents):
+        raise SiteError(f"the output folder {target} would overwrite the sources")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    config.site_dir = str(staging)
+
+    logger = logging.getLogger("mkdocs")
+    printer = _Printer(output, logging.INFO if verbose else logging.WARNING)
+    saved = (logger.level, logger.propagate)
+    logger.addHandler(printer)
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logger.propagate = False
+    try:
+        build(config)
+    except (MkDocsException, SystemExit) as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        problems = printer.problems
+        detail = f" ({problems} problem{'s' if problems != 1 else ''} above)" if problems else ""
+        raise SiteError(
+            f"the site was not built{detail}: {error}", source="rulebook build"
+        ) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    finally:
+        logger.removeHandler(printer)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+    staging.chmod(0o755)
+    if target.exists():
+        shutil.rmtree(target)
+    staging.rename(target)
+    pages = sum(1 for _ in target.rglob("*.html"))
+    return BuildReport(target, pages, time.monotonic() - started, printer.problems)

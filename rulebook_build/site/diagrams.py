@@ -1,0 +1,88 @@
+"""Diagram blocks to HTML, with a cache on disk.
+
+A block's HTML depends on its text, the page's language and the renderer (its source code:
+:func:`rulebook_build.render.renderer_fingerprint`); the cache keys on exactly those, so a
+rebuild after one edit renders only the blocks that changed.  The element ids, which depend
+on where the block stands in its page, are filled in after the cache.
+
+Entries are files ``<key>.html`` written through a temporary file and renamed, so a build
+that is stopped never leaves half an entry.  A block that fails is never cached: its error
+is reported again on every build, at its current line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from rulebook_build.notation.diagram import parse_diagram
+from rulebook_build.render import renderer_fingerprint
+from rulebook_build.render.html import diagram_html
+
+ID_TOKEN: Final = "\ue000rb-id\ue000"
+"""Stands for the element id in cached HTML (a private-use character cannot be in a page)."""
+
+
+@dataclass
+class DiagramCache:
+    """A folder of rendered diagrams; ``folder=None`` turns caching off."""
+
+    folder: Path | None
+    hits: int = 0
+    misses: int = 0
+    _seen: set[str] = field(default_factory=set)
+
+    def key(self, text: str, lang: str) -> str:
+        digest = hashlib.sha256()
+        for part in (renderer_fingerprint(), lang, text.strip()):
+            digest.update(part.encode())
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+    def get(self, key: str) -> str | None:
+        if self.folder is None:
+            return None
+        try:
+            return (self.folder / f"{key}.html").read_text(encoding="utf-8")
+        except OSError:
+            return None
+
+    def put(self, key: str, html: str) -> None:
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(html)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, self.folder / f"{key}.html")
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+def render_block(
+    text: str,
+    *,
+    lang: str,
+    source: str,
+    first_line: int,
+    indent: int,
+    element_id: str,
+    cache: DiagramCache,
+) -> str:
+    """The HTML of one diagram block; raises the notation layer's ``RulebookError``."""
+    key = cache.key(text, lang)
+    html = cache.get(key)
+    if html is None:
+        spec = parse_diagram(text, source=source, first_line=first_line, indent=indent)
+        html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
+        cache.put(key, html)
+        cache.misses += 1
+    else:
+        cache.hits += 1
+    return html.replace(ID_TOKEN, element_id)

@@ -1,0 +1,507 @@
+"""The ``rulebook`` MkDocs plugin: diagrams, solution players, Frisian fallback pages, search.
+
+Declared in ``pyproject.toml`` as the ``rulebook`` entry point; ``mkdocs.yml`` lists it under
+``plugins`` and needs nothing else:
+
+- ``on_config`` injects the Markdown extension for ```` ```draughts ```` blocks
+  (:mod:`.fences`), our stylesheet and script, and a Frisian language file for Material
+  (which has none: its strings stay Dutch, the page says ``lang="fy"``);
+- every block is rendered by :mod:`rulebook_build.render` (cached, :mod:`.diagrams`); a bad
+  block is logged under this plugin's logger as ``file:line:column: message`` (so
+  ``mkdocs build --strict`` fails) and shows as an error box in ``mkdocs serve``;
+- a page that static-i18n fills in from Dutch (no translation yet) gets a visible notice in
+  the reader's language, and its text is marked ``lang="nl"``;
+- each language gets its own search index (``/search/``, ``/en/search/``, ``/fy/search/``)
+  instead of one index of all languages;
+- link warnings of MkDocs get the file and line of the link;
+- ``SOURCE_DATE_EPOCH`` is set (newest source file) unless given, for reproducible builds.
+
+static-i18n builds the site once per language, each build nested in the first one's
+``on_post_build``; the plugin keeps a stack of the languages being built and resets its
+per-page state for every page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from copy import deepcopy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.pages import Page
+
+from rulebook_build.errors import RulebookError
+from rulebook_build.render.strings import language_of
+from rulebook_build.site.diagrams import DiagramCache, render_block
+from rulebook_build.site.fences import DraughtsExtension
+
+log = get_plugin_logger("rulebook")
+
+ASSETS: Final = Path(__file__).resolve().parent / "assets"
+ASSET_FILES: Final = ("draughts.css", "player.js")
+ASSET_DEST: Final = "assets/rulebook"
+
+FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
+  Material has no Frisian strings: the page says lang="fy", the theme's words are Dutch. -#}
+{% import "partials/languages/nl.html" as dutch %}
+{% macro t(key) %}{{ {"language": "fy"}[key] or dutch.t(key) }}{% endmacro %}
+"""
+
+NOTICES: Final = {
+    "fy": (
+        "Net oerset",
+        "Dizze side is noch net yn it Frysk oerset; hjirûnder stiet de Nederlânske tekst.",
+    ),
+    "en": (
+        "Not translated",
+        "This page has not been translated into English yet; the Dutch text follows.",
+    ),
+    "nl": (
+        "Niet vertaald",
+        "Deze pagina is nog niet vertaald; hieronder staat de oorspronkelijke tekst.",
+    ),
+}
+
+SEARCH_LANGUAGES: Final = {"nl": ["nl"], "en": ["en"], "fy": ["nl"]}
+"""lunr.js stemmers per site language (lunr has no Frisian; the untranslated text is Dutch)."""
+
+SEARCH_WORKER: Final = "assets/javascripts/workers/rulebook-search.js"
+SEARCH_WORKER_SOURCE: Final = """/* Written by the rulebook plugin: Material's search worker,
+ * with lunr's query lexer splitting words on the site's separator instead of its
+ * built-in one (which splits on "-"), so that a query "32-28" is one word, as it is in
+ * the index. */
+importScripts("{worker}");
+(function () {{
+  var lunr = self.lunr;
+  if (lunr && lunr.QueryLexer && lunr.tokenizer) {{
+    Object.defineProperty(lunr.QueryLexer, "termSeparator", {{
+      configurable: true,
+      get: function () {{
+        return lunr.tokenizer.separator;
+      }},
+    }});
+  }}
+}})();
+"""
+
+_CONFIG_SCRIPT: Final = re.compile(
+    r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
+)
+_LINK_WARNING: Final = re.compile(
+    r"^Doc file '(?P<file>[^']+)' contains (?:a|an \w+ \w+) link '(?P<link>[^']*)'"
+)
+
+
+class RulebookConfig(base.Config):  # type: ignore[no-untyped-call]
+    cache = c.Type(bool, default=True)
+    """Keep rendered diagrams in ``cache_dir`` between builds."""
+    cache_dir = c.Type(str, default=".cache/rulebook")
+    """Cache folder, relative to ``mkdocs.yml``."""
+    fallback_notice = c.Type(bool, default=True)
+    """Show a notice on pages shown in Dutch because their translation is missing."""
+    split_search = c.Type(bool, default=True)
+    """Give every language its own search index."""
+    reproducible = c.Type(bool, default=True)
+    """Set ``SOURCE_DATE_EPOCH`` to the newest source file's time when it is not set."""
+
+
+@dataclass
+class _PageState:
+    source: str
+    line_offset: int
+    lang: str
+    count: int = 0
+
+
+class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-call]
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.languages: list[str] = []
+        self.page: _PageState | None = None
+        self.cache = DiagramCache(None)
+        self.project_dir = Path.cwd()
+        self.search_entries: dict[str, list[dict[str, Any]]] = {}
+        self.search_config: dict[str, Any] = {}
+        self.search_worker: str | None = None
+        self.not_found_page: str | None = None
+        self.reported: set[str] = set()
+
+    # ------------------------------------------------------------------ languages
+    def _i18n(self, config: MkDocsConfig) -> Any:
+        return config.plugins.get("i18n")
+
+    def _default_language(self, config: MkDocsConfig) -> str:
+        i18n = self._i18n(config)
+        if i18n is not None and getattr(i18n, "default_language", None):
+            return str(i18n.default_language)
+        return language_of(str(config.theme.get("language") or "nl"))
+
+    @property
+    def building(self) -> str:
+        """The language of the build under way (static-i18n nests one build per language)."""
+        return self.languages[-1] if self.languages else "nl"
+
+    # ------------------------------------------------------------------ config
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if config.config_file_path:
+            self.project_dir = Path(config.config_file_path).resolve().parent
+        i18n = self._i18n(config)
+        current = getattr(i18n, "current_language", None) if i18n is not None else None
+        if not self.languages:
+            self.reported = set()  # a new site build (not a language nested in one)
+        self.languages.append(str(current or self._default_language(config)))
+
+        if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
+            config.markdown_extensions.append(DraughtsExtension(self._render_block))  # type: ignore[arg-type]
+        for name in ASSET_FILES:
+            target = config.extra_css if name.endswith(".css") else config.extra_javascript
+            path = f"{ASSET_DEST}/{name}"
+            if path not in [str(entry) for entry in target]:
+                target.append(path)
+
+        cache_root = self.project_dir / self.config.cache_dir
+        self.cache = DiagramCache(cache_root / "diagrams" if self.config.cache else None)
+        theme_dir = cache_root / "theme"
+        self._write_if_changed(
+            theme_dir / "partials" / "languages" / "fy.html", FRISIAN_THEME_LANGUAGE
+        )
+        if str(theme_dir) not in config.theme.dirs:
+            config.theme.dirs.insert(0, str(theme_dir))
+
+        if not config.site_url and "sitemap.xml" in config.theme.static_templates:
+            # a sitemap needs absolute addresses: without site_url it would be wrong
+            config.theme.static_templates.discard("sitemap.xml")
+            log.info("no site_url: the sitemap is not written")
+        if self.config.reproducible and "SOURCE_DATE_EPOCH" not in os.environ:
+            os.environ["SOURCE_DATE_EPOCH"] = str(self._newest_source(config))
+        _install_link_locator(Path(config.docs_dir), self.project_dir)
+        return config
+
+    @staticmethod
+    def _write_if_changed(path: Path, text: str) -> None:
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                return
+        except OSError:
+            pass
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(".tmp")
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError as error:
+            raise PluginError(f"rulebook: cannot write {path}: {error}") from error
+
+    def _newest_source(self, config: MkDocsConfig) -> int:
+        newest = 0.0
+        candidates = [Path(config.config_file_path)] if config.config_file_path else []
+        candidates += [p for p in Path(config.docs_dir).rglob("*") if p.is_file()]
+        for path in candidates:
+            try:
+                newest = max(newest, path.stat().st_mtime)
+            except OSError:
+                continue
+        return int(newest)
+
+    # ------------------------------------------------------------------ files
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if not config.site_url:
+            # without site_url the sitemap template is not rendered: do not copy it raw
+            for file in list(files):
+                if (
+                    file.src_uri in ("sitemap.xml", "sitemap.xml.gz")
+                    and not file.is_documentation_page()
+                ):
+                    files.remove(file)
+        for name in ASSET_FILES:
+            uri = f"{ASSET_DEST}/{name}"
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
+        self.search_worker = _material_search_worker(files)
+        if self.search_worker and files.get_file_from_path(SEARCH_WORKER) is None:
+            source = SEARCH_WORKER_SOURCE.format(worker=self.search_worker.rsplit("/", 1)[-1])
+            # a real file: static-i18n looks at every file's source path
+            path = self.project_dir / self.config.cache_dir / "generated" / "rulebook-search.js"
+            self._write_if_changed(path, source)
+            files.append(File.generated(config, SEARCH_WORKER, abs_src_path=str(path)))
+        return files
+
+    # ------------------------------------------------------------------ navigation
+    @event_priority(-110)
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        """One section per folder: static-i18n gives a translated folder (``fy/regels/``)
+        and its Dutch fallback pages (``nl/regels/``) a section each, with the same title."""
+        nav.items = _merge_sections(nav.items)
+        return nav
+
+    # ------------------------------------------------------------------ pages
+    @event_priority(-100)
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        """Note where the page's Markdown comes from, for the blocks' error locations."""
+        source_path = Path(page.file.abs_src_path or page.file.src_path)
+        try:
+            source = source_path.relative_to(self.project_dir).as_posix()
+        except ValueError:
+            source = source_path.as_posix()
+        offset = 0
+        try:
+            raw = source_path.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+            body = markdown.rstrip("\n")
+            if body and raw.rstrip("\n").endswith(body):
+                offset = raw[: raw.rstrip("\n").rfind(body)].count("\n")
+            else:
+                offset = max(0, raw.count("\n") - markdown.count("\n"))
+        except OSError:
+            pass
+        self.page = _PageState(source, offset, self._content_language(page))
+        return markdown
+
+    def _content_language(self, page: Page) -> str:
+        """The language the page's text is written in (Dutch on an untranslated page)."""
+        return language_of(getattr(page.file, "locale", None) or self.building)
+
+    def _render_block(self, text: str, line: int, indent: int) -> str:
+        state = self.page or _PageState("<page>", 0, self.building)
+        state.count += 1
+        element_id = f"diagram-{state.count}"
+        try:
+            return render_block(
+                text,
+                lang=state.lang,
+                source=state.source,
+                first_line=line + state.line_offset,
+                indent=indent,
+                element_id=element_id,
+                cache=self.cache,
+            )
+        except RulebookError as error:
+            # a Dutch page is rendered again for every language that falls back to it
+            if str(error) not in self.reported:
+                self.reported.add(str(error))
+                log.error(str(error))
+            return (
+                '<div class="admonition failure rb-diagram-error"><p class="admonition-title">'
+                f"draughts</p><pre>{_escape(str(error))}</pre></div>"
+            )
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        lang = self._content_language(page)
+        if not self.config.fallback_notice or lang == self.building:
+            return html
+        title, sentence = NOTICES.get(self.building, NOTICES["en"])
+        notice = (
+            f'<div class="admonition warning rb-untranslated"><p class="admonition-title">'
+            f"{title}</p><p>{sentence}</p></div>"
+        )
+        match = re.search(r"</h1>", html)
+        head, rest = (html[: match.end()], html[match.end() :]) if match else ("", html)
+        head = head.replace("<h1", f'<h1 lang="{lang}"', 1)
+        return f'{head}\n{notice}\n<div lang="{lang}">\n{rest}\n</div>'
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        output = _drop_alternate_links(output_content)
+        if template_name == "404.html" and self.building == self._default_language(config):
+            # every language build writes /404.html; the default language's is kept
+            self.not_found_page = output
+        return output
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        """Point Material at our search worker and at this language's own index."""
+        output = _drop_alternate_links(output)
+        match = _CONFIG_SCRIPT.search(output)
+        if match is None:
+            return output
+        try:
+            settings = json.loads(match.group(2))
+        except ValueError:
+            return output
+        worker = str(settings.get("search", ""))
+        if self.search_worker and worker.endswith(self.search_worker):
+            settings["search"] = worker[: -len(self.search_worker)] + SEARCH_WORKER
+        if self.config.split_search and self.building != self._default_language(config):
+            base_url = str(settings.get("base", "."))
+            # with the trailing slash: Material resolves "search/..." against it
+            settings["base"] = (
+                f"{self.building}/"
+                if base_url in ("", ".", "./")
+                else f"{base_url.rstrip('/')}/{self.building}/"
+            )
+        replaced = json.dumps(settings, separators=(",", ":"))
+        return output[: match.start(2)] + replaced + output[match.end(2) :]
+
+    # ------------------------------------------------------------------ search
+    @event_priority(-50)
+    def _keep_search_entries(self, *, config: MkDocsConfig) -> None:
+        """After the search plugin, before static-i18n merges the languages' entries."""
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        index = getattr(search, "search_index", None)
+        entries = getattr(index, "entries", None) if index is not None else None
+        if entries is None:
+            return
+        self.search_entries[self.building] = deepcopy(list(entries))
+        self.search_config = dict(getattr(index, "config", {}) or {})
+
+    @event_priority(-110)
+    def _finish_build(self, *, config: MkDocsConfig) -> None:
+        """After static-i18n: when the outermost build ends, write one index per language."""
+        if self.languages:
+            self.languages.pop()
+        if self.languages:
+            return
+        if self.config.split_search and self.search_entries:
+            self._write_search_indexes(config)
+        if self.not_found_page is not None:
+            (Path(config.site_dir) / "404.html").write_text(self.not_found_page, encoding="utf-8")
+        self.search_entries = {}
+        self.not_found_page = None
+        log.debug(f"diagrams: {self.cache.hits} from the cache, {self.cache.misses} rendered")
+
+    on_post_build = CombinedEvent(_keep_search_entries, _finish_build)
+
+    def _write_search_indexes(self, config: MkDocsConfig) -> None:
+        default = self._default_language(config)
+        keys = ("lang", "separator", "pipeline", "fields")
+        for lang, entries in sorted(self.search_entries.items()):
+            prefix = "" if lang == default else f"{lang}/"
+            docs = []
+            for entry in entries:
+                location = str(entry.get("location", ""))
+                if prefix and location.startswith(prefix):
+                    location = location[len(prefix) :]
+                docs.append({**entry, "location": location})
+            settings = {k: self.search_config[k] for k in keys if k in self.search_config}
+            settings["lang"] = SEARCH_LANGUAGES.get(lang, ["en"])
+            data = json.dumps({"config": settings, "docs": docs}, separators=(",", ":"))
+            target = Path(config.site_dir) / prefix / "search" / "search_index.json"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(data, encoding="utf-8")
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.languages = []
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.languages = []
+        self.search_entries = {}
+
+
+_ALTERNATE_LINK: Final = re.compile(
+    r'\n?[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">'
+)
+
+
+def _drop_alternate_links(html: str) -> str:
+    """Remove the ``<link rel="alternate" hreflang>`` tags from the page head.
+
+    Material fetches ``sitemap.xml`` next to every such link to switch languages in place;
+    static-i18n points them at pages, so each page load asked for three missing files.  The
+    header's language menu keeps its per-page links (static-i18n), and with a ``site_url``
+    the sitemap lists every page's translations for search engines.
+    """
+    return _ALTERNATE_LINK.sub("", html)
+
+
+def _merge_sections(items: list[Any]) -> list[Any]:
+    """Sibling sections with the same title become one, their pages in file-name order."""
+    merged: list[Any] = []
+    by_title: dict[str, Section] = {}
+    grown: set[int] = set()
+    for item in items:
+        if isinstance(item, Section) and item.title in by_title:
+            target = by_title[item.title]
+            for child in item.children:
+                child.parent = target
+            target.children.extend(item.children)
+            grown.add(id(target))
+            continue
+        if isinstance(item, Section):
+            by_title[item.title] = item
+        merged.append(item)
+    for item in merged:
+        if isinstance(item, Section):
+            item.children = _merge_sections(item.children)
+            if id(item) in grown:
+                item.children.sort(key=_nav_order)
+    return merged
+
+
+def _nav_order(item: Any) -> tuple[int, str]:
+    file = getattr(item, "file", None)
+    if file is not None:
+        return (0, str(getattr(file, "norm_src_uri", file.src_uri)))
+    return (1, str(getattr(item, "title", "") or ""))
+
+
+def _material_search_worker(files: Files) -> str | None:
+    """``assets/javascripts/workers/search.<hash>.min.js`` of the Material theme, if any."""
+    for file in files:
+        uri = file.src_uri
+        if re.fullmatch(r"assets/javascripts/workers/search\.[0-9a-f]+\.min\.js", uri):
+            return uri
+    return None
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _LinkLocator(logging.Filter):
+    """Adds ``file:line:`` to MkDocs' warnings about links (it names only the file)."""
+
+    def __init__(self, docs_dir: Path, project_dir: Path) -> None:
+        super().__init__("rulebook-links")
+        self.docs_dir = docs_dir
+        self.project_dir = project_dir
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        match = _LINK_WARNING.match(message)
+        if match is None or getattr(record, "rulebook_located", False):
+            return True
+        path = (self.docs_dir / match["file"]).resolve()
+        try:
+            shown = path.relative_to(self.project_dir).as_posix()
+        except ValueError:
+            shown = path.as_posix()
+        line = _find_line(path, match["link"])
+        where = f"{shown}:{line}" if line else shown
+        record.msg = f"{where}: {message}"
+        record.args = ()
+        record.rulebook_located = True
+        return True
+
+
+def _find_line(path: Path, link: str) -> int | None:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for wanted in (f"]({link})", f"({link}", link):
+        for number, text in enumerate(lines, start=1):
+            if wanted in text:
+                return number
+    return None
+
+
+def _install_link_locator(docs_dir: Path, project_dir: Path) -> None:
+    logger = logging.getLogger("mkdocs.structure.pages")
+    for existing in list(logger.filters):
+        if isinstance(existing, _LinkLocator):
+            logger.removeFilter(existing)
+    logger.addFilter(_LinkLocator(docs_dir.resolve(), project_dir))

@@ -1,0 +1,187 @@
+"""SVG diagrams: golden files fix the output; the rest checks what the picture means."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.notation.diagram import parse_diagram
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.resolve import resolve_move
+from rulebook_build.render.html import diagram_html
+from rulebook_build.render.strings import describe_position, square_ranges
+from rulebook_build.render.style import DARK, LIGHT, PRINT, css_variables, square_centre
+from rulebook_build.render.svg import board_svg
+from rulebook_build.rules import FRISIAN, Position
+
+Golden = Callable[[str, str], None]
+SVG = "{http://www.w3.org/2000/svg}"
+CSS = Path(__file__).resolve().parents[2] / "rulebook_build" / "site" / "assets" / "draughts.css"
+
+
+def parse(svg: str) -> ET.Element:
+    if "xmlns=" not in svg:
+        svg = svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    return ET.fromstring(svg)
+
+
+def pieces_of(svg: str) -> dict[int, str]:
+    root = parse(svg)
+    found = {}
+    for group in root.iter(f"{SVG}g"):
+        classes = group.get("class", "").split()
+        if "rb-piece" in classes:
+            kind = (
+                ("W" if "rb-w" in classes else "B")
+                if "rb-king" in classes
+                else ("w" if "rb-w" in classes else "b")
+            )
+            found[int(group.get("data-square", "0"))] = kind
+    return found
+
+
+# ------------------------------------------------------------------ golden files
+
+
+def test_golden_start_position_with_numbers(golden: Golden) -> None:
+    golden("start-numbers.svg", board_svg(Position.initial(), numbers=True, id_prefix="g1"))
+
+
+def test_golden_empty_board_centres_the_numbers(golden: Golden) -> None:
+    empty = Position.from_squares(variant=FRISIAN)
+    golden("empty-numbers.svg", board_svg(empty, numbers=True, id_prefix="g2", lang="fy"))
+
+
+def test_golden_marks_arrows_kings_flipped(golden: Golden) -> None:
+    position = parse_fen("B:W28,K45:B19,K3")
+    before = parse_fen("W:W33,K45:B19,K3")
+    move = resolve_move(before, "33-28")
+    svg = board_svg(
+        position,
+        flip=True,
+        last_move=move,
+        highlight=(19, 28),
+        arrows=((19, 23), (45, 12)),
+        lang="en",
+        id_prefix="g3",
+    )
+    golden("marks-flipped.svg", svg)
+
+
+def test_golden_standalone_with_caption(golden: Golden) -> None:
+    svg = board_svg(
+        parse_fen("W:W32,37:B8,28"),
+        numbers=True,
+        caption="Fig. 3 — White captures one piece: 32x23, and the caption wraps",
+        standalone=True,
+        size=300,
+        id_prefix="g4",
+        lang="en",
+    )
+    golden("standalone-caption.svg", svg)
+
+
+def test_golden_player_html(golden: Golden) -> None:
+    spec = parse_diagram(
+        "position: W:W32:B18,27,28\nnumbers: yes\nmoves: 32x12 27-31\ncaption: Afb. 4 — meerslag"
+    )
+    golden("player-nl.html", diagram_html(spec, lang="nl", id_prefix="diagram-1"))
+
+
+def test_golden_still_figure_html(golden: Golden) -> None:
+    spec = parse_diagram("position: start\nvariant: frisian\ncaption: Ôfb. 2 — De begjinstân")
+    golden("figure-fy.html", diagram_html(spec, lang="fy", id_prefix="diagram-2"))
+
+
+# ------------------------------------------------------------------ meaning
+
+
+def test_the_pieces_drawn_are_the_pieces_of_the_position() -> None:
+    position = parse_fen("W:W31,32,K45:B18,19,K3")
+    assert pieces_of(board_svg(position)) == {31: "w", 32: "w", 45: "W", 18: "b", 19: "b", 3: "B"}
+
+
+def test_square_geometry_and_flip() -> None:
+    assert square_centre(1) == (75, 25)  # top row, second column
+    assert square_centre(46) == (25, 475)  # White's bottom-left corner
+    assert square_centre(1, flip=True) == (425, 475)
+    assert square_centre(50, flip=True) == (75, 25)
+
+
+def test_accessible_name_and_description() -> None:
+    svg = board_svg(Position.initial(), lang="en", caption="Fig. 1", id_prefix="x")
+    root = parse(svg)
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "x-title"
+    assert root.get("aria-describedby") == "x-desc"
+    assert root.find(f"{SVG}title").text == "Fig. 1"  # type: ignore[union-attr]
+    desc = root.find(f"{SVG}desc").text  # type: ignore[union-attr]
+    assert desc == "White: 20 men on 31–50. Black: 20 men on 1–20. White to move."
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "nl",
+            "Wit: 1 schijf op 28 en 1 dam op 45. Zwart: 2 schijven op 18, 19. Zwart is aan zet.",
+        ),
+        ("en", "White: 1 man on 28 and 1 king on 45. Black: 2 men on 18, 19. Black to move."),
+        ("fy", "Wyt: 1 skiif op 28 en 1 dam op 45. Swart: 2 skiven op 18, 19. Swart is oan set."),
+    ],
+)
+def test_description_in_three_languages(lang: str, expected: str) -> None:
+    assert describe_position(parse_fen("B:W28,K45:B18,19"), lang) == expected
+
+
+def test_square_ranges() -> None:
+    assert square_ranges([1, 2, 3, 5, 6, 9, 10, 11, 12]) == "1–3, 5, 6, 9–12"
+    assert square_ranges([]) == ""
+
+
+def test_inline_svg_has_no_namespace_or_style_and_is_excluded_from_search() -> None:
+    svg = board_svg(Position.initial())
+    assert "<style>" not in svg and "xmlns" not in svg
+    assert 'data-search-exclude="true"' in svg
+    standalone = board_svg(Position.initial(), standalone=True)
+    assert standalone.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="500"')
+    assert "<style>" in standalone
+
+
+def test_output_is_deterministic() -> None:
+    first = board_svg(Position.initial(), numbers=True, arrows=((32, 28),))
+    second = board_svg(Position.initial(), numbers=True, arrows=((32, 28),))
+    assert first == second
+
+
+def _css_block(css: str, opener: str) -> dict[str, str]:
+    start = css.index(opener)
+    block = css[start : css.index("}", start)]
+    return dict(re.findall(r"(--rb-[a-z-]+):\s*(#[0-9a-f]{6})", block))
+
+
+def test_stylesheet_colours_match_the_palettes() -> None:
+    css = CSS.read_text(encoding="utf-8")
+    assert _css_block(css, ':root,\n[data-md-color-scheme="default"]') == css_variables(LIGHT)
+    assert _css_block(css, '[data-md-color-scheme="slate"]') == css_variables(DARK)
+    assert _css_block(css, "@media print {\n  :root") == css_variables(PRINT)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("nl", "Zet 2: 16x27"), ("en", "Move 2: 16x27"), ("fy", "Set 2: 16x27")]
+)
+def test_player_status_line_in_three_languages(lang: str, expected: str) -> None:
+    from rulebook_build.render.strings import text
+
+    assert text(lang, "move_status", number=2, move="16x27") == expected
+
+
+def test_player_in_frisian_speaks_frisian() -> None:
+    spec = parse_diagram("position: W:W32:B18,27,28\nvariant: frisian\nmoves: 32x12")
+    html = diagram_html(spec, lang="fy", id_prefix="p")
+    assert '"status":"Set 1: 32x12"' in html
+    assert 'aria-label="Folgjende set"' in html and "Begjinstân" in html

@@ -1,0 +1,224 @@
+"""The solution player in Debian's Chromium, driven by Playwright, on the tiny built site.
+
+Skipped when ``/usr/bin/chromium`` is missing (``apt-get install chromium``); Playwright's
+own browser downloads are never used.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Site
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(tiny_site: Site) -> Iterator[str]:
+    assert tiny_site.result.returncode == 0, tiny_site.result.stderr
+    handler = functools.partial(_QuietHandler, directory=str(tiny_site.site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Console:
+    def __init__(self, page: Any) -> None:
+        self.problems: list[str] = []
+        page.on("console", self._message)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("requestfailed", lambda request: self.problems.append(f"failed: {request.url}"))
+
+    def _message(self, message: Any) -> None:
+        if message.type in ("error", "warning"):
+            self.problems.append(f"{message.type}: {message.text}")
+
+
+LIVE_PIECES = """(id) => [...document.querySelectorAll(`#${id} .rb-player-live .rb-piece`)]
+    .map(p => p.getAttribute('data-square') + ':' + (p.classList.contains('rb-w') ? 'w' : 'b'))
+    .sort()"""
+
+
+def live_pieces(page: Any, element_id: str) -> list[str]:
+    result = page.evaluate(LIVE_PIECES, element_id)
+    assert isinstance(result, list)
+    return sorted(result)
+
+
+def status(page: Any, element_id: str) -> str:
+    return str(page.locator(f"#{element_id} .rb-player-status").text_content())
+
+
+def wait_status(page: Any, element_id: str, text: str) -> None:
+    page.wait_for_function(
+        "([id, text]) => document.querySelector(`#${id} .rb-player-status`).textContent === text",
+        arg=[element_id, text],
+        timeout=5000,
+    )
+
+
+def test_keyboard_steps_through_the_solution(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{server}/")
+    player = page.locator("#diagram-2")
+    player.scroll_into_view_if_needed()
+    # the script took over: still diagrams hidden, live board and buttons shown
+    assert page.locator("#diagram-2 .rb-player-static").is_hidden()
+    assert page.locator("#diagram-2 .rb-player-live svg").is_visible()
+    assert status(page, "diagram-2") == "Beginstand"
+    assert live_pieces(page, "diagram-2") == ["18:b", "27:b", "28:b", "32:w"]
+
+    # record every square the moving piece stands on: captures go leg by leg
+    page.evaluate(
+        """() => {
+        window.rbTrail = [];
+        const layer = document.querySelector('#diagram-2 .rb-player-live .rb-pieces');
+        new MutationObserver(records => {
+            for (const r of records) {
+                if (r.type === 'attributes' && r.target.classList.contains('rb-w'))
+                    window.rbTrail.push(r.target.getAttribute('data-square'));
+            }
+        }).observe(layer, {attributes: true, subtree: true, attributeFilter: ['data-square']});
+    }"""
+    )
+    player.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#diagram-2 .rb-player-live .rb-ghost').length === 2",
+        timeout=5000,
+    )  # both captured pieces still on the board, as ghosts, until the move is complete
+    wait_status(page, "diagram-2", "Zet 1: 32x12")
+    assert page.evaluate("() => window.rbTrail") == ["23", "12"]
+    assert live_pieces(page, "diagram-2") == ["12:w", "27:b"]
+    assert page.locator("#diagram-2 .rb-player-move.rb-current").text_content() == "1. 32x12"
+
+    page.keyboard.press("ArrowRight")
+    wait_status(page, "diagram-2", "Zet 2: 27-31")
+    assert live_pieces(page, "diagram-2") == ["12:w", "31:b"]
+    page.keyboard.press("ArrowLeft")
+    wait_status(page, "diagram-2", "Zet 1: 32x12")
+    assert live_pieces(page, "diagram-2") == ["12:w", "27:b"]
+    page.keyboard.press("Home")
+    wait_status(page, "diagram-2", "Beginstand")
+    assert live_pieces(page, "diagram-2") == ["18:b", "27:b", "28:b", "32:w"]
+    page.keyboard.press("End")
+    wait_status(page, "diagram-2", "Zet 2: 27-31")
+    assert (
+        page.locator('#diagram-2 [data-action="forward"]').get_attribute("aria-disabled") == "true"
+    )
+
+    # Space plays from the start to the end
+    page.keyboard.press("Home")
+    page.keyboard.press("Space")
+    assert page.locator('#diagram-2 [data-action="play"]').get_attribute("aria-label") == "Pauzeren"
+    wait_status(page, "diagram-2", "Zet 2: 27-31")
+    page.wait_for_function(
+        "() => !document.querySelector('#diagram-2').classList.contains('rb-playing')"
+    )
+    assert live_pieces(page, "diagram-2") == ["12:w", "31:b"]
+    assert page.locator("#diagram-2 .rb-player-status").get_attribute("aria-live") == "polite"
+    assert console.problems == []
+    context.close()
+
+
+def test_buttons_reduced_motion_and_english(browser: Any, server: str) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{server}/en/")
+    page.locator('#diagram-1 [data-action="forward"]').click()
+    wait_status(page, "diagram-1", "Move 1: 32x12")  # at once: no animation to wait for
+    assert live_pieces(page, "diagram-1") == ["12:w", "27:b"]
+    page.locator('#diagram-1 [data-action="first"]').click()
+    wait_status(page, "diagram-1", "Starting position")
+    assert console.problems == []
+    context.close()
+
+
+def test_without_javascript_and_in_print(browser: Any, server: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server}/")
+    assert page.locator("#diagram-2 .rb-player-begin svg").is_visible()
+    assert page.locator("#diagram-2 .rb-player-end svg").is_visible()
+    assert page.locator("#diagram-2 .rb-player-moves").is_visible()
+    assert page.locator("#diagram-2 .rb-player-bar").is_hidden()
+    context.close()
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server}/")
+    page.emulate_media(media="print")
+    assert page.locator("#diagram-2 .rb-player-end svg").is_visible()
+    assert page.locator("#diagram-2 .rb-player-begin").is_hidden()
+    assert page.locator("#diagram-2 .rb-player-live").is_hidden()
+    assert page.locator("#diagram-2 .rb-player-bar").is_hidden()
+    context.close()
+
+
+def test_search_finds_a_move_and_a_word(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    console = Console(page)
+    for path, query, expected in (
+        ("/", "32-28", "regels/schijf/"),
+        ("/", "meerslag", "#meerslag"),
+        ("/en/", "majority", "/en/"),
+    ):
+        page.goto(f"{server}{path}")
+        page.wait_for_load_state("networkidle")  # the search index is loaded
+        page.locator("label.md-search__icon, .md-search__input").first.click()
+        page.locator("input.md-search__input").fill("")
+        page.keyboard.type(query)  # Material searches on key events
+        results = page.locator(".md-search-result__item a")
+        results.first.wait_for(timeout=10000)
+        hrefs = [str(results.nth(i).get_attribute("href")) for i in range(results.count())]
+        assert any(expected in href for href in hrefs), (query, hrefs)
+        if path == "/en/":
+            assert all("/en/" in href for href in hrefs), hrefs
+    assert console.problems == []
+    context.close()
