@@ -139,21 +139,30 @@ class ProofSearch:
 
     # ------------------------------------------------------------------ search
     def _evaluate(self, node: Node) -> tuple[int, int]:
-        """Values of a node never searched: terminal, draw rule, table, or a first estimate."""
+        """Values of a node never searched: terminal, draw rule, table, or a first estimate.
+
+        The result is stored, so a node is evaluated once; its children are generated only
+        when the node itself is searched.
+        """
         state, clocks = node
         white_to_move = state[4]
-        moves = self.expand(node)
+        moves = generate(self.variant, state)
         if not moves:
             # the side to move cannot move and has lost (KNDB art. 8a, Fries Spel art. 20)
-            return (INFINITY, 0) if white_to_move else (0, INFINITY)
-        if draw_by_count(self.variant, clocks, state) is not None:
-            return (INFINITY, 0)
-        if self.tables is not None:
-            outcome = self.tables.probe(state)
+            value = (INFINITY, 0) if white_to_move else (0, INFINITY)
+        elif draw_by_count(self.variant, clocks, state) is not None:
+            value = (INFINITY, 0)
+        else:
+            outcome = self.tables.probe(state) if self.tables is not None else None
             if outcome is not None:
-                return self._table_value(outcome, white_to_move, clocks)
-        # first estimate: the number of moves the side to move must answer or may choose from
-        return (1, len(moves)) if white_to_move else (len(moves), 1)
+                value = self._table_value(outcome, white_to_move, clocks)
+            elif white_to_move:
+                # first estimate: the moves the side to move may choose from or must answer
+                value = (1, len(moves))
+            else:
+                value = (len(moves), 1)
+        self.table[node] = value
+        return value
 
     def _table_value(
         self, outcome: OutcomeLike, white_to_move: bool, clocks: DrawClocks
@@ -177,9 +186,6 @@ class ProofSearch:
         known = self.table.get(node)
         if known is None:
             known = self._evaluate(node)
-            if known[0] == 0 or known[1] == 0:
-                self.table[node] = known
-                return known
         if known[0] == 0 or known[1] == 0:
             return known
         state = node[0]
@@ -213,8 +219,6 @@ class ProofSearch:
         known = self.table.get(child)
         if known is None:
             known = self._evaluate(child)
-            if known[0] == 0 or known[1] == 0:
-                self.table[child] = known
         return known
 
     def _collect(

@@ -1,0 +1,676 @@
+"""Exact results of small endings by retrograde analysis, built by the project and cached on disk.
+
+The proof search (``search.py``) uses these tables as exact leaves.  A value is the pure
+game-theoretic result for the side to move with the distance to the end in plies under optimal
+play: the winner makes the game end as soon as it can, the loser delays as long as it can.  The
+game ends when the side to move has no legal move (no pieces, or all blocked): that side has lost
+(KNDB 2018 art. 8a; Fries Spel art. 20).  Draw rules that count moves (KNDB art. 9, Fries Spel
+art. 18 and 21) and repetition are *not* applied: a game that never ends is a draw here, and the
+search compares a win's distance with its own draw clocks.
+
+Fries Spel art. 17 (a player with kings and men may not make a fourth non-capturing move in a row
+with the same king) changes the legal moves, so for Frisian the tables include both sides' king
+move counters wherever they matter (the side has kings and men): every covered position is
+answered exactly, counters included.
+
+Coverage
+--------
+Every class of up to 3 pieces (the default ``max_pieces``): about 10 s to build for International
+and 20 s for Frisian (the art. 17 counters make its king-and-man classes four times larger), a
+few MB on disk.  With ``max_pieces=4`` also the 4-piece classes whose build stays small (see
+``EndgameTables.supports``: three kings against a king, two kings against two, three kings
+against a man), about 2.5 minutes more per variant and 0.5 GB of memory while building; the
+other 4-piece classes would take from a few minutes to hours each in pure Python.  Benchmarks:
+``benchmarks/endgame.py``.
+
+Layout
+------
+A *material class* is (mover's men, mover's kings, other side's men, other side's kings).  A
+position is stored once, seen from the side to move: positions with Black to move are turned
+round (square s -> 51 - s, colours swapped: the relation of ``Position.mirrored``), which halves
+the work.  Inside a class every position has a perfect index, a mixed-radix number made of the
+combinatorial rank of each group of like pieces (men of the mover on its 45 possible squares,
+kings on 50, ...) and, for Frisian, the king move counters; slots where two groups overlap are
+unused.  Values are one signed 16-bit number per slot: ``plies`` (a win when odd, a loss when
+even, since a loss in n is answered by a win in n + 1), ``-1`` for a draw, ``-2`` for an unused
+slot.
+
+Build
+-----
+A class is built together with its partner (the same material with the sides exchanged), since a
+quiet move leads from one to the other; captures and promotions lead to classes with fewer pieces
+or fewer men, which are built (or loaded) first.  The forward moves of every position come from
+``movegen`` (so the tables follow exactly the rules the rest of the project plays), the graph is
+inverted once, and values are assigned by increasing distance from a bucket queue: a position one
+of whose moves reaches a loss in d is a win in d + 1 (the first time it is met is the shortest),
+and a position all of whose moves reach wins is a loss in 1 + the longest of them.  What is never
+reached is a draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from array import array
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, product
+from math import comb
+from pathlib import Path
+from typing import Final, Literal
+
+from rulebook_build.rules import board as board_module
+from rulebook_build.rules import movegen as movegen_module
+from rulebook_build.rules import variants as variants_module
+from rulebook_build.rules.board import BIT_OF_SQUARE, Bitboard
+from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, Streak, generate, make
+from rulebook_build.rules.variants import Variant
+
+FORMAT: Final = 1
+"""Bump when the layout or the meaning of the stored values changes."""
+
+DEFAULT_CACHE_DIR: Final = Path(__file__).resolve().parents[2] / ".cache" / "endgame"
+
+Material = tuple[int, int, int, int]
+"""(men, kings) of the side to move, then (men, kings) of the other side."""
+
+MAX_PAIR_SLOTS: Final = 2_500_000
+"""The largest class pair ``EndgameTables`` builds (see ``EndgameTables.supports``)."""
+
+DRAW: Final = -1
+UNUSED: Final = -2
+_MAGIC: Final = b"rulebook_build endgame table\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The exact result for the side to move.
+
+    ``plies`` is the distance to the end of the game under optimal play: for ``"win"`` the
+    fewest plies in which the side to move can force the opponent into having no move; for
+    ``"loss"`` the most plies it can hold out (0: it has no move now); 0 for ``"draw"``.
+    """
+
+    result: Literal["win", "loss", "draw"]
+    plies: int
+
+
+DRAWN: Final = Outcome("draw", 0)
+LOST_NOW: Final = Outcome("loss", 0)
+
+
+@cache
+def _outcome(stored: int) -> Outcome:
+    if stored == DRAW:
+        return DRAWN
+    return Outcome("win" if stored & 1 else "loss", stored)
+
+
+# --------------------------------------------------------------------------- geometry
+def _mirror(bitboard: Bitboard) -> Bitboard:
+    """Square s -> 51 - s, which is bit b -> 55 - b in the layout of ``board.py``."""
+    result = 0
+    while bitboard:
+        low = bitboard & -bitboard
+        result |= 1 << (55 - (low.bit_length() - 1))
+        bitboard ^= low
+    return result
+
+
+# White promotes on squares 1-5, bits 1-5
+_LAST_PROMOTION_BIT: Final = BIT_OF_SQUARE[5]
+_KING_BITS: Final = tuple(BIT_OF_SQUARE[s] for s in range(1, 51))
+# the side to move's men seen from its own side: never on its promotion row (squares 6-50 as White)
+_MOVER_MEN_BITS: Final = tuple(BIT_OF_SQUARE[s] for s in range(6, 51))
+# the other side's men: never on its promotion row (squares 1-45 with White to move)
+_OTHER_MEN_BITS: Final = tuple(BIT_OF_SQUARE[s] for s in range(1, 46))
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Every set of ``k`` squares of a domain, with its rank seen from either colour."""
+
+    sets: tuple[Bitboard, ...]
+    rank_white: dict[Bitboard, int]
+    """rank of a set as it stands, for a position with White to move"""
+    rank_black: dict[Bitboard, int]
+    """rank of the turned set, for a position with Black to move"""
+
+
+@cache
+def _group(domain: tuple[int, ...], count: int) -> _Group:
+    sets = tuple(sum(1 << b for b in chosen) for chosen in combinations(domain, count))
+    rank_white = {bitboard: rank for rank, bitboard in enumerate(sets)}
+    rank_black = {_mirror(bitboard): rank for rank, bitboard in enumerate(sets)}
+    return _Group(sets, rank_white, rank_black)
+
+
+def _nth_bit(bitboard: Bitboard, n: int) -> int:
+    for _ in range(n):
+        bitboard &= bitboard - 1
+    return (bitboard & -bitboard).bit_length() - 1
+
+
+Placement = tuple[Bitboard, Bitboard, Bitboard, Bitboard]
+"""The first four fields of a ``State``: men and kings of the side to move, then of the other."""
+Indexer = Callable[[Placement], int]
+
+
+def _sum_of_ranks(parts: list[tuple[int, dict[Bitboard, int], int]]) -> Indexer:
+    """``sum(rank[state[slot]] * multiplier)``, unrolled: this runs for every edge of a build."""
+    if len(parts) == 2:
+        (s0, r0, m0), (s1, r1, m1) = parts
+        return lambda state: r0[state[s0]] * m0 + r1[state[s1]] * m1
+    if len(parts) == 3:
+        (s0, r0, m0), (s1, r1, m1), (s2, r2, m2) = parts
+        return lambda state: r0[state[s0]] * m0 + r1[state[s1]] * m1 + r2[state[s2]] * m2
+    return lambda state: sum(rank[state[slot]] * multiplier for slot, rank, multiplier in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The perfect index of one material class.
+
+    index = placement part (the ranks of the four groups, mixed radix) * own_counters *
+    other_counters + own counter digit * other_counters + other counter digit.
+    """
+
+    material: Material
+    groups: tuple[_Group, _Group, _Group, _Group]
+    own_counters: int
+    """1, or 1 + limit * kings when Fries Spel art. 17 applies to the side to move"""
+    other_counters: int
+    """the same for the other side"""
+    size: int
+    placement_white: Indexer
+    """the placement part of the index, already multiplied, for a position with White to move
+    (KeyError: a placement that cannot occur)"""
+    placement_black: Indexer
+    """the same with Black to move"""
+
+    @classmethod
+    def of(cls, material: Material, limit: int | None) -> _Layout:
+        a, b, c, d = material
+        groups = (
+            _group(_MOVER_MEN_BITS, a),
+            _group(_KING_BITS, b),
+            _group(_OTHER_MEN_BITS, c),
+            _group(_KING_BITS, d),
+        )
+        own_counters = 1 + limit * b if limit is not None and a and b else 1
+        other_counters = 1 + limit * d if limit is not None and c and d else 1
+        multipliers = [own_counters * other_counters] * 4
+        for slot in (2, 1, 0):
+            multipliers[slot] = multipliers[slot + 1] * len(groups[slot + 1].sets)
+        size = multipliers[0] * len(groups[0].sets)
+
+        def placement(white: bool) -> Indexer:
+            return _sum_of_ranks(
+                [
+                    (slot, group.rank_white if white else group.rank_black, multipliers[slot])
+                    for slot, group in enumerate(groups)
+                    if material[slot]
+                ]
+            )
+
+        return cls(
+            material, groups, own_counters, other_counters, size, placement(True), placement(False)
+        )
+
+    def index(self, state: State, limit: int | None) -> int:
+        """The index of a position of this class (KeyError: a placement that cannot occur)."""
+        white = state[4]
+        placement = state[:4]
+        index = self.placement_white(placement) if white else self.placement_black(placement)
+        if limit is not None:
+            own_counters, other_counters = self.own_counters, self.other_counters
+            if own_counters > 1:
+                index += _streak_part(state[5], state[1], white, limit) * other_counters
+            if other_counters > 1:
+                index += _streak_part(state[6], state[3], white, limit)
+        return index
+
+    def placements(self) -> Iterator[tuple[int, State, list[Streak], list[Streak]]]:
+        """Every placement of the class with White to move and without king move counters,
+        with its first index and the counters each side may have (used slots only)."""
+        own_counters, other_counters = self.own_counters, self.other_counters
+        stride = own_counters * other_counters
+        own_kings, other_kings = self.material[1], self.material[3]
+        own_streaks = other_streaks = [NO_STREAK]
+        base = -stride
+        for om, ok, pm, pk in product(*(group.sets for group in self.groups)):
+            base += stride
+            if om & ok or (om | ok) & (pm | pk) or pm & pk:
+                continue
+            if own_counters > 1:
+                own_streaks = [NO_STREAK] + [
+                    (1 + s // own_kings, _nth_bit(ok, s % own_kings))
+                    for s in range(own_counters - 1)
+                ]
+            if other_counters > 1:
+                other_streaks = [NO_STREAK] + [
+                    (1 + s // other_kings, _nth_bit(pk, s % other_kings))
+                    for s in range(other_counters - 1)
+                ]
+            yield base, (om, ok, pm, pk, True, NO_STREAK, NO_STREAK), own_streaks, other_streaks
+
+
+def _streak_part(streak: Streak, kings: Bitboard, white: bool, limit: int) -> int:
+    """The counter digit of a side that has kings and men: 0 for no streak, else 1 + (count,
+    which king) in the frame of the side to move."""
+    count, bit = streak
+    if not count or not kings >> bit & 1:
+        return 0  # no streak, or one of a king that has since been captured
+    number = kings.bit_count()
+    # kings are ranked in the mover's frame: from the low bits for White, from the high for Black
+    below = (kings & ((1 << bit) - 1)).bit_count()
+    rank = below if white else number - 1 - below
+    return 1 + (min(count, limit) - 1) * number + rank
+
+
+def _successor_classes(material: Material) -> set[Material]:
+    """The classes (from the child's side to move) that one move of this class can lead to, and
+    a few more: a move promotes at most one man and captures any of the other side's pieces."""
+    a, b, c, d = material
+    found = set()
+    for promoted in (0, 1) if a else (0,):
+        for men_left, kings_left in product(range(c + 1), range(d + 1)):
+            if men_left + kings_left:
+                found.add((men_left, kings_left, a - promoted, b + promoted))
+    return found
+
+
+# --------------------------------------------------------------------------- cache files
+def _rules_fingerprint(variant: Variant) -> str:
+    """Changes whenever the rules the tables were built with may have changed."""
+    digest = hashlib.sha256(f"{FORMAT}|{variant!r}".encode())
+    for module in (board_module, movegen_module, variants_module):
+        assert module.__file__ is not None
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _material_name(material: Material) -> str:
+    a, b, c, d = material
+    return f"m{a}k{b}-m{c}k{d}"
+
+
+# --------------------------------------------------------------------------- the tables
+class EndgameTables:
+    """Exact values of every position with at most ``max_pieces`` pieces, built on first use.
+
+    ``probe`` answers any position of a covered class; each class (with the classes it leads
+    to) is built the first time it is needed and then stored under ``cache_dir``, so that later
+    runs only load it.
+    """
+
+    def __init__(
+        self, variant: Variant, *, max_pieces: int = 3, cache_dir: Path | None = None
+    ) -> None:
+        if max_pieces < 1:
+            raise ValueError("max_pieces must be at least 1")
+        self.variant = variant
+        self.max_pieces = max_pieces
+        self.cache_dir = DEFAULT_CACHE_DIR if cache_dir is None else cache_dir
+        self._limit = variant.max_consecutive_king_moves
+        self._fingerprint = _rules_fingerprint(variant)
+        self._values: dict[Material, array[int]] = {}
+        self._layouts: dict[Material, _Layout] = {}
+        self._supported: dict[Material, bool] = {}
+        self.build_seconds: dict[Material, float] = {}
+        """Seconds spent building each class with its partner (the same material, the other side
+        to move) in this process; classes loaded from the cache are absent."""
+
+    # ------------------------------------------------------------------ queries
+    def covers(self, state: State) -> bool:
+        """True when ``probe`` answers ``state`` (few enough pieces, a possible placement)."""
+        if not (state[0] | state[1] and state[2] | state[3]):
+            return (state[0] | state[1] | state[2] | state[3]).bit_count() <= self.max_pieces
+        return self._locate(state) is not None
+
+    def probe(self, state: State) -> Outcome | None:
+        """The exact value of ``state`` for the side to move, or None if it is not covered."""
+        if not (state[0] | state[1] and state[2] | state[3]):
+            return self._trivial(state)
+        located = self._locate(state)
+        if located is None:
+            return None
+        material, index = located
+        table = self._values.get(material)
+        if table is None:
+            table = self._table(material)
+        return _outcome(table[index])
+
+    def material_classes(self) -> list[Material]:
+        """Every class with a table, in building order (see ``supports``)."""
+        found = []
+        for total in range(2, self.max_pieces + 1):
+            for a, b, c in product(range(total + 1), repeat=3):
+                material = (a, b, c, total - a - b - c)
+                if material[3] >= 0 and self.supports(material):
+                    found.append(material)
+        return sorted(found, key=lambda m: (sum(m), m[0] + m[2], m))
+
+    def supports(self, material: Material) -> bool:
+        """Whether a class (side to move first) has a table.
+
+        Both sides must have pieces, at most ``max_pieces`` in all, the class and its partner
+        together at most ``MAX_PAIR_SLOTS`` slots (a pure-Python build needs about 25 µs and
+        250 bytes per slot), and every class its moves lead to must be supported too.  That
+        admits every class of up to 3 pieces and, of the 4-piece classes, only three kings
+        against a king, two kings against two kings, and three kings against a man.
+        """
+        known = self._supported.get(material)
+        if known is None:
+            a, b, c, d = material
+            partner = (c, d, a, b)
+            known = (
+                a + b > 0
+                and c + d > 0
+                and a + b + c + d <= self.max_pieces
+                and self._slots(material) + (self._slots(partner) if partner != material else 0)
+                <= MAX_PAIR_SLOTS
+                and all(
+                    self.supports(target)
+                    for source in {material, partner}
+                    for target in _successor_classes(source)
+                    if target not in (material, partner)
+                )
+            )
+            self._supported[material] = known
+        return known
+
+    def _slots(self, material: Material) -> int:
+        """The size of a class's table, without building its index."""
+        a, b, c, d = material
+        limit = self._limit
+        slots = comb(45, a) * comb(50, b) * comb(45, c) * comb(50, d)
+        if limit is not None and a and b:
+            slots *= 1 + limit * b
+        if limit is not None and c and d:
+            slots *= 1 + limit * d
+        return slots
+
+    def build_all(self) -> None:
+        """Build (or load) every class."""
+        for material in self.material_classes():
+            self._table(material)
+
+    def size(self, material: Material) -> int:
+        """Slots in the table of a class (used or not)."""
+        return self._layout(material).size
+
+    def stats(self, material: Material) -> dict[str, int]:
+        """How many positions of a class are won, lost and drawn for the side to move."""
+        counts = {"win": 0, "loss": 0, "draw": 0, "longest": 0}
+        for stored in self._table(material):
+            if stored == DRAW:
+                counts["draw"] += 1
+            elif stored >= 0:
+                counts["win" if stored & 1 else "loss"] += 1
+                counts["longest"] = max(counts["longest"], stored)
+        return counts
+
+    # ------------------------------------------------------------------ locating positions
+    def _trivial(self, state: State) -> Outcome | None:
+        """A position where a side has no pieces: no table needed."""
+        if (state[0] | state[1] | state[2] | state[3]).bit_count() > self.max_pieces:
+            return None
+        if not state[0] | state[1]:
+            return LOST_NOW  # KNDB art. 8a / Fries Spel art. 20: no pieces, no move
+        # the other side has no pieces (the game is already over, but the value is clear)
+        return Outcome("win", 1) if generate(self.variant, state) else LOST_NOW
+
+    def _layout(self, material: Material) -> _Layout:
+        layout = self._layouts.get(material)
+        if layout is None:
+            layout = self._layouts[material] = _Layout.of(material, self._limit)
+        return layout
+
+    def _locate(self, state: State) -> tuple[Material, int] | None:
+        om, ok, pm, pk = state[:4]
+        material = (om.bit_count(), ok.bit_count(), pm.bit_count(), pk.bit_count())
+        if not self.supports(material):
+            return None
+        if om & ok or (om | ok) & (pm | pk) or pm & pk:
+            return None
+        layout = self._layouts.get(material) or self._layout(material)
+        try:
+            index = layout.index(state, self._limit)
+        except KeyError:
+            return None  # a man on its own promotion row, or a square off the board
+        return material, index
+
+    # ------------------------------------------------------------------ building
+    def _table(self, material: Material) -> array[int]:
+        table = self._values.get(material)
+        if table is None:
+            table = self._load(material)
+            if table is None:
+                self._build(material)
+                table = self._values[material]
+            else:
+                self._values[material] = table
+        return table
+
+    def _path(self, material: Material) -> Path:
+        folder = f"{self.variant.name}-v{FORMAT}-{self._fingerprint}"
+        return self.cache_dir / folder / f"{_material_name(material)}.bin"
+
+    def _header(self, material: Material) -> bytes:
+        header = {
+            "format": FORMAT,
+            "variant": self.variant.name,
+            "rules": self._fingerprint,
+            "material": list(material),
+            "size": self._layout(material).size,
+        }
+        return _MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
+
+    def _load(self, material: Material) -> array[int] | None:
+        path = self._path(material)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        header = self._header(material)
+        if not data.startswith(header):
+            return None
+        table = array("h")
+        body = data[len(header) :]
+        if len(body) != 2 * self._layout(material).size:
+            return None
+        table.frombytes(body)
+        if sys.byteorder == "big":
+            table.byteswap()
+        return table
+
+    def _save(self, material: Material, table: array[int]) -> None:
+        path = self._path(material)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            little = array("h", table)
+            if sys.byteorder == "big":
+                little.byteswap()
+            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(self._header(material))
+                stream.write(little.tobytes())
+            os.replace(temporary, path)
+        except OSError:
+            pass  # a read-only checkout still works, it only rebuilds next time
+
+    def _build(self, material: Material) -> None:
+        """Build a class and its partner together, after the classes their moves lead to."""
+        a, b, c, d = material
+        members = [material] if (c, d, a, b) == material else [material, (c, d, a, b)]
+        # the classes that captures and promotions lead to, first (and not while this pair's
+        # build holds its memory)
+        exit_tables = {
+            target: self._table(target)
+            for member in members
+            for target in sorted(_successor_classes(member))
+            if target not in members
+        }
+        started = time.perf_counter()
+        layouts = {member: self._layout(member) for member in members}
+        offsets = {material: 0}
+        if len(members) == 2:
+            offsets[members[1]] = layouts[material].size
+        total = sum(layout.size for layout in layouts.values())
+
+        variant = self.variant
+        limit = self._limit
+        values = [UNUSED] * total
+        remaining = [0] * total  # moves not yet known to lead to a win for the opponent
+        longest = [0] * total  # 1 + the longest of those wins: the loss distance once all are
+        predecessors: list[list[int]] = [[] for _ in range(total)]
+        buckets: dict[int, list[int]] = {}
+
+        for member in members:
+            layout, offset = layouts[member], offsets[member]
+            own_counters, other_counters = layout.own_counters, layout.other_counters
+            own_king_count = member[1]
+            partner = (member[2], member[3], member[0], member[1])
+            partner_offset = offsets[partner]
+            # positions are enumerated with White to move, so their children have Black to move
+            child_placement = layouts[partner].placement_black
+            for base, state, own_streaks, other_streaks in layout.placements():
+                own_men, own_kings, other_men, other_kings = state[:4]
+                free_moves = generate(variant, state)
+                # a quiet move that does not promote stays in the partner class; captures and
+                # promotions leave the pair for a class already built
+                quiet: list[tuple[RawMove, int, int]] = []
+                leaving: list[RawMove] = []
+                for move in free_moves:
+                    origin = move[0]
+                    if move[2] or (move[1] <= _LAST_PROMOTION_BIT and own_men >> origin & 1):
+                        leaving.append(move)
+                        continue
+                    # the child as ``make`` would return it, its counters aside (see below)
+                    moved = 1 << origin | 1 << move[1]
+                    king_rank = -1  # the rank of a moved king in the child's frame
+                    child: Placement
+                    if own_kings >> origin & 1:
+                        kings_after = own_kings ^ moved
+                        child = (other_men, other_kings, own_men, kings_after)
+                        if own_counters > 1:
+                            below = (kings_after & ((1 << move[1]) - 1)).bit_count()
+                            king_rank = own_king_count - 1 - below
+                    else:
+                        child = (other_men, other_kings, own_men ^ moved, own_kings)
+                    quiet.append((move, partner_offset + child_placement(child), king_rank))
+                for own_digit, own_streak in enumerate(own_streaks):
+                    own_quiet, own_leaving = quiet, leaving
+                    if limit is not None and own_streak[0] >= limit:
+                        # Fries Spel art. 17: that king may not make a fourth quiet move in a row
+                        allowed = set(generate(variant, (*state[:5], own_streak, NO_STREAK)))
+                        own_quiet = [entry for entry in quiet if entry[0] in allowed]
+                        own_leaving = [move for move in leaving if move in allowed]
+                    for other_digit, other_streak in enumerate(other_streaks):
+                        node = offset + base + own_digit * other_counters + other_digit
+                        values[node] = DRAW
+                        if not own_quiet and not own_leaving:
+                            buckets.setdefault(0, []).append(node)  # no move: lost (art. 8a/20)
+                            continue
+                        remaining[node] = len(own_quiet) + len(own_leaving)
+                        # the child's mover is the other side, with its counter unchanged
+                        carried = 0
+                        if other_digit:
+                            assert limit is not None
+                            carried = _streak_part(other_streak, state[3], False, limit)
+                            carried *= own_counters
+                        for move, child_base, king_rank in own_quiet:
+                            if king_rank < 0:
+                                predecessors[child_base + carried].append(node)
+                            else:
+                                # Fries Spel art. 17, counted as ``make`` counts it: the counter
+                                # goes on if the same king moves again, else starts at one
+                                count = own_streak[0] + 1 if own_streak[1] == move[0] else 1
+                                digit = 1 + (count - 1) * own_king_count + king_rank
+                                predecessors[child_base + carried + digit].append(node)
+                        if own_leaving:
+                            best_win = self._leave(
+                                variant,
+                                (*state[:5], own_streak, other_streak),
+                                own_leaving,
+                                node,
+                                remaining,
+                                longest,
+                                exit_tables,
+                            )
+                            if best_win:
+                                buckets.setdefault(best_win, []).append(node)
+                                continue
+                        if not remaining[node]:
+                            buckets.setdefault(longest[node], []).append(node)
+
+        distance = 0
+        while buckets:
+            queue = buckets.pop(distance, [])
+            for node in queue:
+                if values[node] != DRAW:
+                    continue
+                values[node] = distance
+                if distance & 1:  # a win: its predecessors lose one more of their moves
+                    for parent in predecessors[node]:
+                        if values[parent] != DRAW:
+                            continue
+                        remaining[parent] -= 1
+                        if distance + 1 > longest[parent]:
+                            longest[parent] = distance + 1
+                        if not remaining[parent]:
+                            buckets.setdefault(longest[parent], []).append(parent)
+                else:  # a loss: its predecessors win in one more
+                    later = buckets.setdefault(distance + 1, [])
+                    for parent in predecessors[node]:
+                        if values[parent] == DRAW:
+                            later.append(parent)
+            distance += 1
+
+        seconds = time.perf_counter() - started
+        for member in members:
+            offset, size = offsets[member], layouts[member].size
+            table = array("h", values[offset : offset + size])
+            self._values[member] = table
+            self.build_seconds[member] = seconds
+            self._save(member, table)
+
+    def _leave(
+        self,
+        variant: Variant,
+        state: State,
+        moves: list[RawMove],
+        node: int,
+        remaining: list[int],
+        longest: list[int],
+        exit_tables: dict[Material, array[int]],
+    ) -> int:
+        """Look up the captures and promotions of ``state`` in the classes they lead to.
+
+        Counts the wins for the opponent in ``remaining``/``longest``; returns the shortest win
+        for the side to move among these moves, or 0.
+        """
+        best_win = 0
+        for move in moves:
+            child = make(variant, state, move)
+            if not child[0] | child[1]:
+                return 1  # the mover took the last piece: the opponent has lost at once
+            located = self._locate(child)
+            assert located is not None
+            target, child_index = located
+            stored = exit_tables[target][child_index]
+            if stored == DRAW:
+                continue
+            if stored & 1:  # a win for the opponent
+                remaining[node] -= 1
+                if stored + 1 > longest[node]:
+                    longest[node] = stored + 1
+            elif not best_win or stored + 1 < best_win:
+                best_win = stored + 1
+        return best_win
