@@ -20,6 +20,7 @@ proved and every criterion passes, "unsound" when one fails, "undecided" otherwi
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
-from rulebook_build.notation.pdn import PdnGame
+from rulebook_build.notation.pdn import PdnGame, write_game
 from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
 from rulebook_build.rules import Move, Position, Variant
 from rulebook_build.rules.movegen import RawMove
@@ -80,6 +81,7 @@ class Judgement:
     proof_line: list[str] = field(default_factory=list)
     seconds: float = 0.0
     nodes: int = 0
+    digest: str = ""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -96,7 +98,17 @@ class Judgement:
             "fen": self.fen,
             "proof_line": self.proof_line,
             "nodes": self.nodes,
+            "digest": self.digest,
         }
+
+
+def problem_digest(game: PdnGame, variant: Variant) -> str:
+    """A fingerprint of what was judged: the variant and the game in strict PDN.
+
+    The website shows a stored verdict only while the problem still has this fingerprint.
+    """
+    text = f"{variant.name}\n{write_game(game)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class _Clock:
@@ -155,6 +167,7 @@ class Judge:
             event=game.tag("Event"),
             variant=self.variant.name,
             fen=format_fen(position),
+            digest=problem_digest(game, self.variant),
         )
         search = ProofSearch(self.variant, tables=self.tables)
         root = root_node(self.variant, position.state())

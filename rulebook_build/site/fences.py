@@ -9,7 +9,7 @@ skipped whole, so a ```` ```draughts ```` example shown inside a longer fence st
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from markdown import Markdown
@@ -20,7 +20,9 @@ BlockRenderer = Callable[[str, int, int], str]
 """``(block text, 1-based Markdown line of its first line, indent) -> HTML``."""
 
 FENCE: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
-DRAUGHTS_INFO: Final = re.compile(r"^\{?\s*\.?draughts\s*\}?\s*$", re.IGNORECASE)
+DRAUGHTS_INFO: Final = re.compile(
+    r"^\{?\s*\.?(?P<kind>draughts(?:-[a-z]+)?)\s*\}?\s*$", re.IGNORECASE
+)
 
 PRIORITY: Final = 28
 """After ``normalize_whitespace`` (30), before ``fenced_code_block`` (25)."""
@@ -32,9 +34,12 @@ def _closes(line: str, fence: str) -> bool:
 
 
 class DraughtsPreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, renderer: BlockRenderer) -> None:
+    def __init__(
+        self, md: Markdown, renderer: BlockRenderer, others: Mapping[str, BlockRenderer]
+    ) -> None:
         super().__init__(md)
         self.renderer = renderer
+        self.others = others
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
@@ -49,13 +54,16 @@ class DraughtsPreprocessor(Preprocessor):
             end = index + 1
             while end < len(lines) and not _closes(lines[end], fence):
                 end += 1
-            if not DRAUGHTS_INFO.match(match["info"]):
+            info = DRAUGHTS_INFO.match(match["info"])
+            kind = info["kind"].lower() if info else ""
+            renderer = self.renderer if kind == "draughts" else self.others.get(kind)
+            if renderer is None:
                 # another language's fence: keep it, and everything in it, untouched
                 out.extend(lines[index : end + 1])
                 index = end + 1
                 continue
             body = [_dedent(line, indent) for line in lines[index + 1 : end]]
-            html = self.renderer("\n".join(body), index + 2, len(indent))
+            html = renderer("\n".join(body), index + 2, len(indent))
             placeholder = self.md.htmlStash.store(html)
             out.extend(["", indent + placeholder, ""])
             index = end + 1
@@ -69,11 +77,16 @@ def _dedent(line: str, indent: str) -> str:
 
 
 class DraughtsExtension(Extension):
-    """Renders ```` ```draughts ```` blocks with ``renderer``."""
+    """Renders ```` ```draughts ```` blocks with ``renderer``; ``others`` renders the
+    ```` ```draughts-problem ```` and ```` ```draughts-problems ```` blocks (by that name)."""
 
-    def __init__(self, renderer: BlockRenderer) -> None:
+    def __init__(
+        self, renderer: BlockRenderer, others: Mapping[str, BlockRenderer] | None = None
+    ) -> None:
         super().__init__()
         self.renderer = renderer
+        self.others = dict(others or {})
 
     def extendMarkdown(self, md: Markdown) -> None:
-        md.preprocessors.register(DraughtsPreprocessor(md, self.renderer), "draughts", PRIORITY)
+        preprocessor = DraughtsPreprocessor(md, self.renderer, self.others)
+        md.preprocessors.register(preprocessor, "draughts", PRIORITY)

@@ -43,8 +43,10 @@ from mkdocs.structure.pages import Page
 
 from rulebook_build.errors import RulebookError
 from rulebook_build.render.strings import language_of
+from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
 from rulebook_build.site.fences import DraughtsExtension
+from rulebook_build.site.problems import ProblemCollection, render_index, render_problem
 
 log = get_plugin_logger("rulebook")
 
@@ -165,7 +167,14 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
-            config.markdown_extensions.append(DraughtsExtension(self._render_block))  # type: ignore[arg-type]
+            others = {
+                "draughts-problem": self._render_problem,
+                "draughts-problems": self._render_problem_index,
+                "draughts-comparison": self._render_comparison,
+                "draughts-score": self._render_score,
+            }
+            extension = DraughtsExtension(self._render_block, others)
+            config.markdown_extensions.append(extension)  # type: ignore[arg-type]
         for name in ASSET_FILES:
             target = config.extra_css if name.endswith(".css") else config.extra_javascript
             path = f"{ASSET_DEST}/{name}"
@@ -298,6 +307,51 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 '<div class="admonition failure rb-diagram-error"><p class="admonition-title">'
                 f"draughts</p><pre>{_escape(str(error))}</pre></div>"
             )
+
+    def _extra_block(self, text: str, line: int, kind: str) -> str:
+        state = self.page or _PageState("<page>", 0, self.building)
+        where = f"{state.source}:{line + state.line_offset}"
+        collection = ProblemCollection(self.project_dir / "problems")
+
+        def diagram(block: str) -> str:
+            state.count += 1
+            return render_block(
+                block,
+                lang=state.lang,
+                source=where,
+                first_line=1,
+                indent=0,
+                element_id=f"diagram-{state.count}",
+                cache=self.cache,
+            )
+
+        try:
+            if kind == "index":
+                return render_index(text, lang=state.lang, where=where, collection=collection)
+            if kind == "comparison":
+                return render_comparison(text, lang=state.lang)
+            if kind == "score":
+                return render_score(text, lang=state.lang, where=where, diagram=diagram)
+            return render_problem(
+                text, lang=state.lang, where=where, collection=collection, diagram=diagram
+            )
+        except RulebookError as error:
+            if str(error) not in self.reported:
+                self.reported.add(str(error))
+                log.error(str(error))
+            return f'<div class="admonition failure"><pre>{_escape(str(error))}</pre></div>'
+
+    def _render_problem(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "problem")
+
+    def _render_problem_index(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "index")
+
+    def _render_comparison(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "comparison")
+
+    def _render_score(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "score")
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = self._content_language(page)

@@ -1,0 +1,299 @@
+"""Problem pages: ```` ```draughts-problem ```` and ```` ```draughts-problems ```` blocks.
+
+A problem page holds one block naming its file in ``problems/``::
+
+    ```draughts-problem
+    file: international-01.pdn
+    ```
+
+and is rendered at build time from that file, so the page can never disagree with the
+collection: the tags (title, composer, source, stipulation), the start diagram and a solution
+player for the main line, the solution with Black's variations, and the checker's verdict per
+criterion.  Verdicts come from ``problems/verdicts.jsonl`` (the output of
+``rulebook check --json problems/``); a verdict is shown only while its digest matches the
+problem, otherwise the build fails and says how to refresh it.
+
+The index block lists the problems of one variant (``variant: international``) with links.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from rulebook_build.checker.judge import CRITERIA, problem_digest
+from rulebook_build.errors import SiteError
+from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
+from rulebook_build.notation.replay import ReplayedLine, game_variant, replay
+
+VERDICTS_FILE: Final = "verdicts.jsonl"
+
+LABELS: Final[dict[str, dict[str, str]]] = {
+    "nl": {
+        "composer": "Componist",
+        "source": "Bron",
+        "stipulation": "Opgave",
+        "variant": "Spelvorm",
+        "international": "Internationaal",
+        "frisian": "Fries",
+        "solution": "Oplossing",
+        "verdict": "Beoordeling door het controleprogramma",
+        "criterion": "Criterium",
+        "status": "Uitslag",
+        "detail": "Toelichting",
+        "pass": "voldaan",
+        "fail": "niet voldaan",
+        "undecided": "niet beslist",
+        "sound": "correct",
+        "unsound": "niet correct",
+        "overall": "Eindoordeel",
+        "keys": "Winnende sleutelzetten",
+        "start": "Beginstand, wit speelt en wint",
+        "none": "Er zijn nog geen problemen.",
+        "unchecked": "Nog niet gecontroleerd.",
+    },
+    "en": {
+        "composer": "Composer",
+        "source": "Source",
+        "stipulation": "Stipulation",
+        "variant": "Variant",
+        "international": "International",
+        "frisian": "Frisian",
+        "solution": "Solution",
+        "verdict": "The checker's verdict",
+        "criterion": "Criterion",
+        "status": "Result",
+        "detail": "Detail",
+        "pass": "passed",
+        "fail": "failed",
+        "undecided": "undecided",
+        "sound": "sound",
+        "unsound": "unsound",
+        "overall": "Verdict",
+        "keys": "Winning keys",
+        "start": "Start position, White to play and win",
+        "none": "There are no problems yet.",
+        "unchecked": "Not checked yet.",
+    },
+    "fy": {
+        "composer": "Komponist",
+        "source": "Boarne",
+        "stipulation": "Opjefte",
+        "variant": "Spulfoarm",
+        "international": "Ynternasjonaal",
+        "frisian": "Frysk",
+        "solution": "Oplossing",
+        "verdict": "It oardiel fan it kontrôleprogramma",
+        "criterion": "Kritearium",
+        "status": "Útslach",
+        "detail": "Taljochting",
+        "pass": "foldien",
+        "fail": "net foldien",
+        "undecided": "net besletten",
+        "sound": "korrekt",
+        "unsound": "net korrekt",
+        "overall": "Einoardiel",
+        "keys": "Winnende kaaizetten",
+        "start": "Begjinstân, wyt spilet en wint",
+        "none": "Der binne noch gjin problemen.",
+        "unchecked": "Noch net kontrolearre.",
+    },
+}
+
+
+def _label(lang: str, key: str) -> str:
+    return LABELS.get(lang, LABELS["en"])[key]
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    name: str
+    game: PdnGame
+    variant: str
+
+
+class ProblemCollection:
+    """The problems folder and its stored verdicts, read once per build."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._verdicts: dict[str, dict[str, object]] | None = None
+
+    def verdicts(self) -> dict[str, dict[str, object]]:
+        if self._verdicts is None:
+            found: dict[str, dict[str, object]] = {}
+            path = self.folder / VERDICTS_FILE
+            if path.is_file():
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    if line.strip():
+                        record = json.loads(line)
+                        found[str(record.get("digest"))] = record
+            self._verdicts = found
+        return self._verdicts
+
+    def problem(self, name: str, *, where: str) -> _Problem:
+        path = self.folder / name
+        if not path.is_file():
+            raise SiteError(f"no problem file {name!r} in {self.folder.name}/", source=where)
+        games, errors = read_pdn_file(path)
+        if errors:
+            raise errors[0]
+        problems = [g for g in games if g.is_problem]
+        if len(problems) != 1:
+            raise SiteError(
+                f"{name} must hold exactly one problem (a game with a FEN tag)", source=where
+            )
+        variant = game_variant(problems[0])
+        if variant is None:
+            raise SiteError(f"{name}: GameType must be 20 or 40", source=where)
+        return _Problem(name, problems[0], variant.name)
+
+    def names(self) -> list[str]:
+        return sorted(p.name for p in self.folder.glob("*.pdn"))
+
+
+def _fields(text: str, *, where: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        key, separator, value = line.partition(":")
+        if not separator:
+            raise SiteError(
+                f"expected 'key: value', got {line.strip()!r}", source=where, line=number
+            )
+        fields[key.strip().lower()] = value.strip()
+    return fields
+
+
+def _line_text(line: ReplayedLine, first_ply_white: bool) -> str:
+    """A line with move numbers and its variations in brackets."""
+    words: list[str] = []
+    for index, step in enumerate(line.moves):
+        white = step.white
+        number = _move_number(line, index)
+        if white:
+            words.append(f"{number}. {step.notation}")
+        elif index == 0:
+            words.append(f"{number}... {step.notation}")
+        else:
+            words.append(step.notation)
+        for variation in step.variations:
+            words.append("(" + _line_text(variation, variation.start.white_to_move) + ")")
+    del first_ply_white
+    return " ".join(words)
+
+
+def _move_number(line: ReplayedLine, index: int) -> int:
+    white_first = line.start.white_to_move
+    ply = index + (0 if white_first else 1)
+    return ply // 2 + 1
+
+
+def render_problem(
+    text: str,
+    *,
+    lang: str,
+    where: str,
+    collection: ProblemCollection,
+    diagram: Callable[[str], str],
+) -> str:
+    """HTML of a problem page's block; ``diagram`` renders a ```` ```draughts ```` body."""
+    name = _fields(text, where=where).get("file")
+    if not name:
+        raise SiteError("a draughts-problem block needs 'file: <name>.pdn'", source=where)
+    problem = collection.problem(name, where=where)
+    game = problem.game
+    replayed = replay(game)
+    start = replayed.start
+    moves = " ".join(step.notation for step in replayed.main.moves)
+    block = "\n".join(
+        [
+            f"position: {format_fen(start)}",
+            f"variant: {problem.variant}",
+            *([f"moves: {moves}"] if moves else []),
+            "numbers: yes",
+            f"caption: {_label(lang, 'start')}",
+        ]
+    )
+    parts = ['<div class="rb-problem">', "<dl>"]
+    for key, tag in (
+        ("composer", "Composer"),
+        ("source", "Source"),
+        ("stipulation", "Stipulation"),
+    ):
+        value = game.tag(tag)
+        if value:
+            parts.append(f"<dt>{_label(lang, key)}</dt><dd>{html.escape(value)}</dd>")
+    parts.append(f"<dt>{_label(lang, 'variant')}</dt><dd>{_label(lang, problem.variant)}</dd></dl>")
+    parts.append(diagram(block))
+    parts.append(f'<h2 id="oplossing">{_label(lang, "solution")}</h2>')
+    parts.append(f'<p class="rb-solution">{html.escape(_line_text(replayed.main, True))}</p>')
+    parts.append(_verdict_html(problem, collection, lang=lang, where=where))
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def _verdict_html(
+    problem: _Problem, collection: ProblemCollection, *, lang: str, where: str
+) -> str:
+    from rulebook_build.rules import find_variant
+
+    digest = problem_digest(problem.game, find_variant(problem.variant))
+    record = collection.verdicts().get(digest)
+    title = f'<h2 id="beoordeling">{_label(lang, "verdict")}</h2>'
+    if record is None:
+        raise SiteError(
+            f"{problem.name} has no stored verdict for its current text: run "
+            f"'rulebook check --json problems/ > problems/{VERDICTS_FILE}'",
+            source=where,
+        )
+    verdict = str(record.get("verdict"))
+    winning_keys = record.get("winning_keys", [])
+    keys = ", ".join(str(k) for k in winning_keys) if isinstance(winning_keys, list) else ""
+    rows = []
+    criteria = record.get("criteria", {})
+    assert isinstance(criteria, dict)
+    for name in CRITERIA:
+        entry = criteria.get(name, {})
+        status = str(entry.get("status", "undecided"))
+        rows.append(
+            f'<tr class="rb-{status}"><td>{name}</td><td>{_label(lang, status)}</td>'
+            f"<td>{html.escape(str(entry.get('detail', '')))}</td></tr>"
+        )
+    return (
+        f"{title}<p><strong>{_label(lang, 'overall')}: {_label(lang, verdict)}</strong>. "
+        f"{_label(lang, 'keys')}: {html.escape(keys) or '-'}.</p>"
+        f"<table><thead><tr><th>{_label(lang, 'criterion')}</th>"
+        f"<th>{_label(lang, 'status')}</th><th>{_label(lang, 'detail')}</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def render_index(text: str, *, lang: str, where: str, collection: ProblemCollection) -> str:
+    """HTML list of the problems of one variant, linking their pages (``<name>/``)."""
+    wanted = _fields(text, where=where).get("variant", "")
+    items = []
+    verdicts = collection.verdicts()
+    from rulebook_build.rules import find_variant
+
+    for name in collection.names():
+        problem = collection.problem(name, where=where)
+        if wanted and problem.variant != wanted:
+            continue
+        title = problem.game.tag("Title") or name
+        record = verdicts.get(problem_digest(problem.game, find_variant(problem.variant)))
+        verdict = _label(lang, str(record["verdict"])) if record else _label(lang, "unchecked")
+        slug = name.removesuffix(".pdn")
+        items.append(
+            f'<li><a href="{slug}/">{html.escape(title)}</a> '
+            f'<span class="rb-verdict">({html.escape(verdict)})</span></li>'
+        )
+    if not items:
+        return f"<p>{_label(lang, 'none')}</p>"
+    return '<ul class="rb-problem-index">' + "".join(items) + "</ul>"

@@ -1,0 +1,121 @@
+"""The generated blocks: rules comparison, Dampromotie scores, problem pages and index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker.judge import problem_digest
+from rulebook_build.errors import RulebookError
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.site.comparison import render_comparison, render_score
+from rulebook_build.site.problems import ProblemCollection, render_index, render_problem
+
+
+def no_diagram(block: str) -> str:
+    return f"<pre class='diagram'>{block}</pre>"
+
+
+def test_comparison_is_computed_from_the_variants() -> None:
+    table = render_comparison("", lang="en")
+    assert "diagonal (4 directions)" in table
+    assert "diagonal, horizontal and vertical (8 directions)" in table
+    # the capture values come from Variant.capture_value: 3 kings between 5 and 6 men
+    assert "63 / 64 / 189 / 160 / 192" in table
+    assert "1 / 2 / 3 / 5 / 6" in table
+    assert "at most 3 non-capturing moves" in table
+    assert "5 moves each" in table and "16 in one king" in table and "25 moves each" in table
+    assert "Internationaal" in render_comparison("", lang="nl")
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        ("position: W:W33:B28\nmoves: 33x22", "12-0"),
+        ("position: W:W31,32,33,34,35:B1", "9-1"),
+        ("position: W:WK28,35:B1", "7-3"),
+        ("position: W:WK28:BK27", "6-4"),
+        ("position: W:W7:B44\nmoves: 7-2 44-50", "6-4"),
+        ("position: W:WK27:BK28", "4-6"),
+    ],
+)
+def test_scores_are_computed_by_the_engine(block: str, expected: str) -> None:
+    html = render_score(block, lang="nl", where="test.md:1", diagram=no_diagram)
+    assert f"<strong>Uitslag volgens de puntentelling: {expected}</strong>" in html
+
+
+def test_score_with_an_illegal_move_is_a_located_error() -> None:
+    with pytest.raises(RulebookError) as caught:
+        render_score(
+            "position: W:W33:B28\nmoves: 33-29", lang="nl", where="x.md:3", diagram=no_diagram
+        )
+    assert "33-29" in str(caught.value)
+
+
+PROBLEM = """[Event "t"]
+[SetUp "1"]
+[FEN "W:W6,11,18,22,28:B17,32,36,37,43"]
+[GameType "20"]
+[Composer "rulebook_build team"]
+[Title "Offer op 1"]
+[Stipulation "White to play and win"]
+
+1. 6-1 32x12 2. 1x31 36x18 3. 11x13 2-0
+"""
+
+
+def make_collection(folder: Path, *, with_verdict: bool) -> ProblemCollection:
+    (folder / "international-01.pdn").write_text(PROBLEM, encoding="utf-8")
+    if with_verdict:
+        games, _ = read_pdn_file(folder / "international-01.pdn")
+        record = {
+            "digest": problem_digest(games[0], INTERNATIONAL),
+            "verdict": "sound",
+            "winning_keys": ["6-1"],
+            "criteria": {
+                name: {"status": "pass", "detail": f"detail {name}"}
+                for name in ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
+            },
+        }
+        (folder / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return ProblemCollection(folder)
+
+
+def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> None:
+    collection = make_collection(tmp_path, with_verdict=True)
+    html = render_problem(
+        "file: international-01.pdn",
+        lang="nl",
+        where="p.md:3",
+        collection=collection,
+        diagram=no_diagram,
+    )
+    assert "rulebook_build team" in html and "Internationaal" in html
+    assert "moves: 6-1 32x12 1x31 36x18 11x13" in html  # the player's main line
+    assert "1. 6-1 32x12 2. 1x31 36x18 3. 11x13" in html  # the solution text
+    assert "Eindoordeel: correct" in html and "detail D" in html
+
+
+def test_problem_page_refuses_a_stale_verdict(tmp_path: Path) -> None:
+    collection = make_collection(tmp_path, with_verdict=False)
+    with pytest.raises(RulebookError) as caught:
+        render_problem(
+            "file: international-01.pdn",
+            lang="en",
+            where="p.md:3",
+            collection=collection,
+            diagram=no_diagram,
+        )
+    assert "rulebook check --json problems/" in str(caught.value)
+
+
+def test_problem_index_links_each_problem_of_its_variant(tmp_path: Path) -> None:
+    collection = make_collection(tmp_path, with_verdict=True)
+    html = render_index("variant: international", lang="en", where="i.md:1", collection=collection)
+    assert '<a href="international-01/">Offer op 1</a>' in html and "(sound)" in html
+    assert "no problems yet" in render_index(
+        "variant: frisian", lang="en", where="i.md:1", collection=collection
+    )
