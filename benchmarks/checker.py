@@ -31,6 +31,8 @@ def main() -> int:
     parser.add_argument("--full", action="store_true", help="judge every criterion")
     parser.add_argument("--no-tables", action="store_true")
     parser.add_argument("--first", type=int, default=0, help="only the first N problems")
+    parser.add_argument("--only", default="", help="comma-separated Event names, e.g. A5,A9")
+    parser.add_argument("--max-pieces", type=int, default=3, help="endgame tables up to N")
     parser.add_argument("--file", type=Path, default=PWCP)
     args = parser.parse_args()
 
@@ -39,12 +41,15 @@ def main() -> int:
         from rulebook_build.checker.endgame import EndgameTables
 
         started = time.perf_counter()
-        tables = EndgameTables(INTERNATIONAL)
+        tables = EndgameTables(INTERNATIONAL, max_pieces=args.max_pieces)
         print(f"endgame tables ready in {time.perf_counter() - started:.1f} s")
     games, errors = read_pdn_file(args.file)
     if errors:
         print(f"{len(errors)} PDN errors in {args.file}", file=sys.stderr)
     problems = [g for g in games if g.is_problem][: args.first or None]
+    if args.only:
+        wanted = set(args.only.split(","))
+        problems = [g for g in problems if g.tag("Event") in wanted]
     times: list[float] = []
     proved = with_key = 0
     for game in problems:
