@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from lark import Lark, Token, Transformer, UnexpectedInput
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from rulebook_build.errors import NotationError, RulebookError
 from rulebook_build.notation._grammar import GRAMMAR_DIR, describe_fault
@@ -348,12 +348,15 @@ class _GameBuilder(Transformer[Token, object]):
     def __init__(self) -> None:
         super().__init__()
         self.sink: list[PdnGame] = []
+        self.unfinished = False
+        """True when the text ended in a game without a result (emitted with ``*``)."""
         self.source = "<pdn>"
         self.line_offset = 0
         self.lines: tuple[str, ...] = ()
 
     def reset(self, source: str, line_offset: int, lines: tuple[str, ...]) -> None:
         self.sink = []
+        self.unfinished = False
         self.source = source
         self.line_offset = line_offset
         self.lines = lines
@@ -364,6 +367,7 @@ class _GameBuilder(Transformer[Token, object]):
     def start(self, children: list[object]) -> None:
         last = children[-1] if children else None
         if isinstance(last, _GameParts):
+            self.unfinished = True
             self._emit(last, "*")
 
     def finished_game(self, children: list[object]) -> None:
@@ -613,7 +617,10 @@ def read_pdn(
                 failure: UnexpectedInput | None = None
             except UnexpectedInput as caught:
                 failure = caught
-            for game in _BUILDER.sink:
+            found = _BUILDER.sink
+            if failure is not None:
+                found = _finished_before(parser, failure, chunk, source, offset, lines) or found
+            for game in found:
                 deep = _too_deep(game.moves)
                 if deep is None:
                     games.append(game)
@@ -641,6 +648,42 @@ def read_pdn(
             break
         offset = restart
     return tuple(games), tuple(errors)
+
+
+_ENDS_WITH_RESULT: Final = re.compile(r"(?:^|\s)(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*|\+)$")
+
+
+def _finished_before(
+    parser: Lark,
+    failure: UnexpectedInput,
+    chunk: str,
+    source: str,
+    offset: int,
+    lines: tuple[str, ...],
+) -> list[PdnGame] | None:
+    """The games of ``chunk`` up to ``failure`` when the text there ends with a result.
+
+    An LALR parser finishes a game only when it sees the token after its result, so a
+    complete game followed by junk (``... 2-0 extra``) would be lost with the junk.  The
+    text before the fault is read again on its own; its games count only if every one of
+    them ended with a result.  Must be called with ``_PARSER_LOCK`` held.
+    """
+    position = failure.pos_in_stream if isinstance(failure, UnexpectedCharacters) else None
+    if isinstance(failure, UnexpectedToken) and failure.token.type != "$END":
+        position = failure.token.start_pos
+    if not position or position <= 0:
+        return None
+    prefix = chunk[:position].rstrip()
+    if not _ENDS_WITH_RESULT.search(prefix):
+        return None
+    _BUILDER.reset(source, offset, lines)
+    try:
+        parser.parse(prefix)
+    except UnexpectedInput:
+        return None
+    if _BUILDER.unfinished:
+        return None
+    return _BUILDER.sink
 
 
 def _too_deep(moves: MoveText) -> Variation | None:
@@ -719,6 +762,8 @@ def _syntax_error(
     column = fault.column
     found = fault.found
     expected_names = sorted({_EXPECTED_NAMES.get(n, n.lower()) for n in fault.expected})
+    if label == _NO_RESULT and found != "'['":
+        label = None  # the parser state after a move: only a '[' there starts a new game
     if found == "'}'" and fault.token is None:
         message = "'}' without a matching '{' (comments cannot be nested)"
     elif label is not None:

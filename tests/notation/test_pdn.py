@@ -259,3 +259,22 @@ def test_model_helpers() -> None:
     assert game.fen == "W:W31:B1"
     assert str(game.main_line()[0]) == "31-27"
     assert game.moves.variations_after(0)[0].moves.moves()[0].notation == "31-26"
+
+
+def test_a_finished_game_before_junk_is_kept() -> None:
+    # the result ends the game even though the token after it is bad
+    text = '[Event "a"]\n1. 32-28 19-23 2-0 extra\n[Event "b"]\n1. 33-28 *\n'
+    games, errors = read_pdn(text, source="junk.pdn")
+    assert [g.tag("Event") for g in games] == ["a", "b"]
+    assert games[0].result == "2-0"
+    assert [(e.line, e.column) for e in errors] == [(2, 20)]
+    # a result hidden in a line comment does not finish the game
+    games, errors = read_pdn('[Event "a"]\n1. 32-28 19-23 % 2-0\njunk\n')
+    assert games == ()
+    assert [(e.line, e.column) for e in errors] == [(3, 1)]
+
+
+def test_stray_text_after_a_move_is_not_called_a_missing_result() -> None:
+    _games, errors = read_pdn("1. 32-28 19-23 junk *")
+    (error,) = errors
+    assert error.message == "unexpected 'junk'"
