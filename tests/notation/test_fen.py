@@ -50,6 +50,18 @@ def test_frisian_king_move_record_round_trip() -> None:
     assert parse_fen(format_fen(position), variant=FRISIAN) == position
 
 
+def test_frisian_king_move_record_of_both_sides_round_trips() -> None:
+    # lidraughts order: Black's record first, then White's ("+<count><square>", "+0" if none)
+    for text, white, black in (
+        ("W:WK28,46:B6,15:+0+328", (3, 28), (0, 0)),
+        ("B:WK28,46:B6,K15:+115+328", (3, 28), (1, 15)),
+    ):
+        position = parse_fen(text, variant=FRISIAN)
+        assert (position.white_king_streak, position.black_king_streak) == (white, black)
+        assert format_fen(position) == text
+        assert parse_fen(format_fen(position), variant=FRISIAN) == position
+
+
 def test_frisian_zero_record_is_not_written() -> None:
     position = parse_fen("W:WK46:BK5:+0+0", variant=FRISIAN)
     assert format_fen(position) == "W:WK46:BK5"

@@ -178,6 +178,23 @@ def test_art17_counts_moves_and_a_man_move_lifts_the_restriction() -> None:
     assert any(m.origin == 32 for m in game.position.legal_moves())
 
 
+def test_art17_a_move_with_another_king_lifts_the_restriction() -> None:
+    # the rulebook's example 3: the king on 28 has made three moves; the king on 50 may move
+    game = Game(
+        frisian(
+            white_men=[46],
+            white_kings=[28, 50],
+            black_men=[6, 15],
+            white_king_streak=(3, 28),
+        )
+    )
+    assert not any(m.origin == 28 for m in game.position.legal_moves())
+    game = game.play(next(m for m in game.position.legal_moves() if str(m) == "50-44"))
+    assert game.position.white_king_streak == (1, 44)
+    game = game.play(next(m for m in game.position.legal_moves() if str(m) == "15-20"))
+    assert "28-17" in moves(game.position)
+
+
 def test_art17_does_not_bind_a_player_with_kings_only() -> None:
     position = frisian(white_kings=[28], black_kings=[1], black_men=[6], white_king_streak=(3, 28))
     assert any(m.origin == 28 for m in position.legal_moves())
@@ -215,6 +232,38 @@ def test_art18_two_kings_against_one_is_drawn_after_seven_moves() -> None:
             game = game.play(quiet_move(game.position))  # type: ignore[arg-type]
     result = game.result()
     assert result is not None and result.startswith("draw") and "art. 18" in result
+
+
+def test_art18_a_win_on_the_seventh_move_counts() -> None:
+    # the rulebook's example, but Black's king steps into a capture on its sixth move
+    game = Game(frisian(white_kings=[47, 49], black_kings=[3]))
+    line = [
+        "47-42",
+        "3-9",
+        "49-44",
+        "9-3",
+        "42-37",
+        "3-9",
+        "44-40",
+        "9-3",
+        "37-32",
+        "3-9",
+        "40-45",
+        "9-14",
+    ]
+    for played in line:
+        game = game.play(next(m for m in game.position.legal_moves() if str(m) == played))
+        assert game.result() is None, played
+    assert all(m.captured == (14,) for m in game.position.legal_moves())
+    capture = next(m for m in game.position.legal_moves() if str(m) == "32x10")
+    assert game.play(capture).result() == "white wins"
+
+
+def test_art18_two_kings_against_king_and_man_is_not_counted() -> None:
+    game = Game(frisian(white_kings=[47, 49], black_kings=[3], black_men=[6]))
+    for _ in range(10):
+        game = game.play(quiet_move(game.position))  # type: ignore[arg-type]
+        assert game.result() is None
 
 
 # --- art. 20/21: end of the game
