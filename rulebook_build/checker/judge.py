@@ -225,7 +225,12 @@ class Judge:
             _raw, child = raw_by_move[move]
             remaining = len(order) - index
             if index == 0 and composer_key is not None:
-                budget = clock.share(0.45)
+                if self.alternative_seconds is not None:
+                    # only the win is asked: the key may use all but what the others are owed
+                    owed = self.alternative_seconds * (len(order) - 1)
+                    budget = max(self.alternative_seconds, clock.left() - owed)
+                else:
+                    budget = clock.share(0.45)
             elif self.alternative_seconds is not None:
                 budget = min(self.alternative_seconds, clock.share(1 / remaining))
             else:

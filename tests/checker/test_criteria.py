@@ -163,3 +163,18 @@ def test_a_sound_verdict_is_never_given_while_something_is_open(a3: Judgement) -
         assert a3.verdict == "undecided"
     else:
         assert a3.verdict == "sound"
+
+
+def test_win_only_settles_the_win_and_leaves_the_rest_unexamined() -> None:
+    games, errors = read_pdn(A3, source="<test>")
+    assert not errors
+    position = parse_fen(games[0].fen or "", variant=INTERNATIONAL)
+    judgement = Judge(INTERNATIONAL).judge(games[0], position, seconds=3.0, full=False)
+    assert judgement.white_wins == "proved"
+    assert "6-1" in judgement.winning_keys
+    assert judgement.solution.key_wins is True
+    assert judgement.criteria["A"].status == "pass"
+    for name in ("C", "D", "E", "F", "G"):
+        assert judgement.criteria[name].status == "undecided", name
+    # nothing unexamined is ever reported sound
+    assert judgement.verdict == "undecided"
