@@ -306,6 +306,14 @@ _ALPHA_PAIR = re.compile(r"([a-h][1-8])([a-h][1-8])")
 
 def decode_move_token(text: str) -> tuple[tuple[Square, ...], bool]:
     """Squares and capture flag of one move token of ``grammar/moves.lark``."""
+    # fast paths for the common forms "32-28" and "26x37(x48...)"
+    origin, separator, rest = text.partition("-")
+    if separator and origin.isdigit() and rest.isdigit():
+        return (int(origin), int(rest)), False
+    if not separator:
+        parts = text.split("x")
+        if len(parts) > 1 and all(part.isdigit() for part in parts):
+            return tuple(int(part) for part in parts), True
     pair = _ALPHA_PAIR.fullmatch(text)
     if pair:
         return (pair.group(1), pair.group(2)), False
@@ -315,6 +323,8 @@ def decode_move_token(text: str) -> tuple[tuple[Square, ...], bool]:
 
 
 def _unescape(value: str) -> str:
+    if "\\" not in value:
+        return value
     return re.sub(r"\\(.)", r"\1", value, flags=re.DOTALL)
 
 
@@ -413,23 +423,19 @@ class _GameBuilder(Transformer[Token, object]):
         black = False
         strength: str | None = None
         move: Token | None = None
-        first: Token | None = None
         for token in children:
             if token is None:
                 continue
-            if first is None:
-                first = token
             kind = token.type
-            if kind == "MOVENUMBER":
-                text = str(token)
-                black = text.endswith("...")
-                number = int(text.rstrip("."))
+            if kind == "MOVE":
+                move = token
+            elif kind == "MOVENUMBER":
+                black = token.endswith("...")
+                number = int(token.rstrip("."))
             elif kind == "MOVESTRENGTH":
                 strength = str(token)
-            elif kind == "ELLIPSIS":
-                black = True
             else:
-                move = token
+                black = True  # ELLIPSIS
         if move is None:
             return _Pending(number, black)
         squares, capture = decode_move_token(str(move))
