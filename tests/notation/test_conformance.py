@@ -45,8 +45,9 @@ def test_succeed_files_read_and_replay(path: Path) -> None:
 
 
 @needs_files
-@pytest.mark.parametrize("path", SUCCEED, ids=lambda p: p.name)
-def test_succeed_files_round_trip(path: Path) -> None:
+@pytest.mark.parametrize("path", SUCCEED + FAIL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_game_read_round_trips(path: Path) -> None:
+    """parse(write(games)) == games, for the good games of the fail files too."""
     games, _errors = read_pdn_file(path)
     again, errors = read_pdn(write_pdn(games), source="written")
     assert errors == ()
