@@ -26,6 +26,7 @@ from rulebook_build.notation.pdn import (
     PdnMove,
     Setup,
     Variation,
+    decode_pdn,
     read_pdn,
     write_pdn,
 )
@@ -122,6 +123,20 @@ def test_pdn_never_leaks(text: str) -> None:
         again, problems = read_pdn(write_pdn(games))
         assert problems == ()
         assert again == games
+
+
+@FAST
+@given(st.binary(max_size=200) | mutated(PDN_SEEDS).map(lambda t: t.encode("latin-1", "replace")))
+def test_pdn_bytes_never_leak(data: bytes) -> None:
+    """Files as bytes: any encoding, BOM, NUL and stray line ends."""
+    games, errors = read_pdn(decode_pdn(data), source="bytes.pdn")
+    for error in errors:
+        assert_located(error)
+    for game in games:
+        try:
+            replay(game)
+        except RulebookError as error:
+            assert_located(error)
 
 
 @FAST
