@@ -165,15 +165,12 @@ def _capture_search(
     return found
 
 
-def generate(variant: Variant, state: State) -> list[RawMove]:
-    """The legal moves of the side to move (capture obligation and majority rules applied)."""
-    own_men, own_kings, opponent_men, opponent_kings, white, streak, _ = state
+def _compulsory_captures(
+    variant: Variant, state: State, table: _Tables, empty: Bitboard
+) -> list[RawMove]:
+    """The best captures (KNDB art. 5 / Fries Spel art. 10: capturing is compulsory), or []."""
+    own_men, own_kings, opponent_men, opponent_kings = state[:4]
     opponent = opponent_men | opponent_kings
-    empty = BOARD & ~(own_men | own_kings | opponent)
-    table = tables(variant)
-    bit_table = BIT
-
-    # --- captures (KNDB art. 5 / Fries Spel art. 10: capturing is compulsory)
     candidates = 0
     for delta in table.capture_deltas:
         if delta > 0:
@@ -181,9 +178,57 @@ def generate(variant: Variant, state: State) -> list[RawMove]:
         else:
             candidates |= own_men & (opponent << -delta) & (empty << -(delta + delta))
     if candidates or own_kings:
-        captures = _captures(variant, table, candidates, own_kings, opponent, opponent_kings, empty)
-        if captures:
-            return captures
+        return _captures(variant, table, candidates, own_kings, opponent, opponent_kings, empty)
+    return []
+
+
+def _blocked_king(variant: Variant, state: State) -> Bit:
+    """Fries Spel art. 17: the king that may not make a fourth non-capturing move, or -1."""
+    limit = variant.max_consecutive_king_moves
+    streak = state[5]
+    if limit is not None and state[0] and streak[0] >= limit:
+        return streak[1]
+    return -1
+
+
+def count_moves(variant: Variant, state: State) -> int:
+    """``len(generate(variant, state))`` without building the non-capturing moves (perft)."""
+    own_men, own_kings, opponent_men, opponent_kings, white = state[:5]
+    empty = BOARD & ~(own_men | own_kings | opponent_men | opponent_kings)
+    captures = _compulsory_captures(variant, state, tables(variant), empty)
+    if captures:
+        return len(captures)
+    if white:
+        count = ((own_men >> 6) & empty).bit_count() + ((own_men >> 5) & empty).bit_count()
+    else:
+        count = ((own_men << 5) & empty).bit_count() + ((own_men << 6) & empty).bit_count()
+    if own_kings:
+        blocked = _blocked_king(variant, state)
+        bit_table = BIT
+        kings = own_kings
+        while kings:
+            low = kings & -kings
+            origin = low.bit_length() - 1
+            kings ^= low
+            if origin == blocked:
+                continue
+            for ray in KING_MOVE_RAYS[origin]:
+                for to in ray:
+                    if not empty & bit_table[to]:
+                        break
+                    count += 1
+    return count
+
+
+def generate(variant: Variant, state: State) -> list[RawMove]:
+    """The legal moves of the side to move (capture obligation and majority rules applied)."""
+    own_men, own_kings, opponent_men, opponent_kings, white = state[:5]
+    empty = BOARD & ~(own_men | own_kings | opponent_men | opponent_kings)
+    bit_table = BIT
+
+    captures = _compulsory_captures(variant, state, tables(variant), empty)
+    if captures:
+        return captures
 
     # --- non-capturing moves: men one square diagonally forward, kings fly diagonally
     moves: list[RawMove] = []
@@ -216,8 +261,7 @@ def generate(variant: Variant, state: State) -> list[RawMove]:
                 targets ^= low
     if own_kings:
         # Fries Spel art. 17: with kings and men, no fourth non-capturing move with one king
-        limit = variant.max_consecutive_king_moves
-        blocked = streak[1] if limit is not None and own_men and streak[0] >= limit else -1
+        blocked = _blocked_king(variant, state)
         kings = own_kings
         while kings:
             low = kings & -kings
@@ -305,9 +349,9 @@ def make(variant: Variant, state: State, move: RawMove) -> State:
 
 def perft(variant: Variant, state: State, depth: int) -> int:
     """Number of leaf nodes of the legal move tree, counting unique moves (bulk counted)."""
-    moves = generate(variant, state)
     if depth <= 1:
-        return len(moves) if depth == 1 else 1
+        return count_moves(variant, state) if depth == 1 else 1
+    moves = generate(variant, state)
     total = 0
     for move in moves:
         total += perft(variant, make(variant, state, move), depth - 1)
