@@ -41,8 +41,13 @@ def main() -> int:
         from rulebook_build.checker.endgame import EndgameTables
 
         started = time.perf_counter()
-        tables = EndgameTables(INTERNATIONAL, max_pieces=args.max_pieces)
-        print(f"endgame tables ready in {time.perf_counter() - started:.1f} s")
+        tables = EndgameTables(INTERNATIONAL, max_pieces=args.max_pieces, cached_pieces=4)
+        tables.build_all()
+        cached = sum(sum(m) == 4 for m in tables.material_classes())
+        print(
+            f"endgame tables ready in {time.perf_counter() - started:.1f} s "
+            f"({cached} classes of 4 pieces from the cache; 'rulebook tables' builds them all)"
+        )
     games, errors = read_pdn_file(args.file)
     if errors:
         print(f"{len(errors)} PDN errors in {args.file}", file=sys.stderr)

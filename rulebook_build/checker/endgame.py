@@ -19,8 +19,10 @@ Every class of up to 3 pieces (the default ``max_pieces``): about 10 s to build 
 and 20 s for Frisian (the art. 17 counters make its king-and-man classes four times larger), a
 few MB on disk.  With ``max_pieces=4`` also the 4-piece classes whose build stays small (see
 ``EndgameTables.supports``: three kings against a king, two kings against two, three kings
-against a man), about 2.5 minutes more per variant and 0.5 GB of memory while building; the
-other 4-piece classes would take from a few minutes to hours each in pure Python.  Benchmarks:
+against a man), about 2.5 minutes more per variant and 0.5 GB of memory while building.  The
+other 4-piece classes (a king and a man against two men, and so on) take from one to a few
+minutes each in pure Python: ``rulebook tables --pieces 4`` builds every one of them once, and
+a table made with ``cached_pieces=4`` then uses whatever of them is in the cache.  Benchmarks:
 ``benchmarks/endgame.py``.
 
 Layout
@@ -64,6 +66,7 @@ from math import comb
 from pathlib import Path
 from typing import Final, Literal
 
+from rulebook_build.errors import RulebookError
 from rulebook_build.rules import board as board_module
 from rulebook_build.rules import movegen as movegen_module
 from rulebook_build.rules import variants as variants_module
@@ -310,12 +313,24 @@ class EndgameTables:
     """
 
     def __init__(
-        self, variant: Variant, *, max_pieces: int = 3, cache_dir: Path | None = None
+        self,
+        variant: Variant,
+        *,
+        max_pieces: int = 3,
+        cache_dir: Path | None = None,
+        max_pair_slots: int | None = MAX_PAIR_SLOTS,
+        cached_pieces: int = 0,
     ) -> None:
+        """``max_pieces`` and ``max_pair_slots`` bound the classes built on first use (``None``:
+        no size bound); classes of up to ``cached_pieces`` pieces beyond those are used only
+        when they are already in the cache (``rulebook tables`` builds them), so that a probe
+        never starts a build of many minutes."""
         if max_pieces < 1:
             raise ValueError("max_pieces must be at least 1")
         self.variant = variant
         self.max_pieces = max_pieces
+        self.max_pair_slots = max_pair_slots
+        self.cached_pieces = cached_pieces
         self.cache_dir = DEFAULT_CACHE_DIR if cache_dir is None else cache_dir
         self._limit = variant.max_consecutive_king_moves
         self._fingerprint = _rules_fingerprint(variant)
@@ -349,7 +364,7 @@ class EndgameTables:
     def material_classes(self) -> list[Material]:
         """Every class with a table, in building order (see ``supports``)."""
         found = []
-        for total in range(2, self.max_pieces + 1):
+        for total in range(2, max(self.max_pieces, self.cached_pieces) + 1):
             for a, b, c in product(range(total + 1), repeat=3):
                 material = (a, b, c, total - a - b - c)
                 if material[3] >= 0 and self.supports(material):
@@ -372,9 +387,7 @@ class EndgameTables:
             known = (
                 a + b > 0
                 and c + d > 0
-                and a + b + c + d <= self.max_pieces
-                and self._slots(material) + (self._slots(partner) if partner != material else 0)
-                <= MAX_PAIR_SLOTS
+                and (self.buildable(material) or self._cached_pair(material))
                 and all(
                     self.supports(target)
                     for source in {material, partner}
@@ -384,6 +397,20 @@ class EndgameTables:
             )
             self._supported[material] = known
         return known
+
+    def buildable(self, material: Material) -> bool:
+        """Whether a class is built on first use (few enough pieces, a small enough pair)."""
+        a, b, c, d = material
+        if a + b + c + d > self.max_pieces:
+            return False
+        return self.max_pair_slots is None or self.pair_slots(material) <= self.max_pair_slots
+
+    def _cached_pair(self, material: Material) -> bool:
+        """A class beyond the build bounds whose table and partner's are in the cache."""
+        a, b, c, d = material
+        if a + b + c + d > self.cached_pieces:
+            return False
+        return self._path(material).is_file() and self._path((c, d, a, b)).is_file()
 
     def _slots(self, material: Material) -> int:
         """The size of a class's table, without building its index."""
@@ -400,6 +427,24 @@ class EndgameTables:
         """Build (or load) every class."""
         for material in self.material_classes():
             self._table(material)
+
+    def prepare(self, material: Material) -> bool:
+        """Load a class's table, building it (and what it leads to) if needed: True if built."""
+        if material in self._values:
+            return False
+        built_before = len(self.build_seconds)
+        self._table(material)
+        return len(self.build_seconds) > built_before
+
+    def in_cache(self, material: Material) -> bool:
+        """Whether the class's table is stored in the cache folder."""
+        return self._path(material).is_file()
+
+    def pair_slots(self, material: Material) -> int:
+        """Slots of a class and its partner together: the measure of its build's time and memory."""
+        a, b, c, d = material
+        partner = (c, d, a, b)
+        return self._slots(material) + (self._slots(partner) if partner != material else 0)
 
     def size(self, material: Material) -> int:
         """Slots in the table of a class (used or not)."""
@@ -452,6 +497,11 @@ class EndgameTables:
         if table is None:
             table = self._load(material)
             if table is None:
+                if not self.buildable(material):
+                    raise RulebookError(
+                        "unreadable endgame table: delete it, or rebuild it with 'rulebook tables'",
+                        source=str(self._path(material)),
+                    )
                 self._build(material)
                 table = self._values[material]
             else:

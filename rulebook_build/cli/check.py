@@ -76,7 +76,8 @@ def _tables(
     if variant.name not in cache:
         from rulebook_build.checker.endgame import EndgameTables
 
-        cache[variant.name] = EndgameTables(variant)
+        # up to 3 pieces built on first use; the 4-piece classes if 'rulebook tables' built them
+        cache[variant.name] = EndgameTables(variant, cached_pieces=4)
     return cache[variant.name]
 
 

@@ -185,6 +185,22 @@ def test_a_second_instance_loads_from_disk(tmp_path: Path) -> None:
     assert (0, 1, 0, 1) in third.build_seconds
 
 
+def test_classes_beyond_the_build_bounds_are_used_only_from_the_cache(tmp_path: Path) -> None:
+    # what ``rulebook tables`` does: build a class beyond the bounds the checker builds itself
+    builder = EndgameTables(INTERNATIONAL, max_pieces=3, max_pair_slots=None, cache_dir=tmp_path)
+    assert builder.prepare((0, 2, 0, 1))  # two kings against a king, and its partner
+    assert not builder.prepare((0, 2, 0, 1))  # already there
+    assert builder.in_cache((0, 2, 0, 1)) and builder.in_cache((0, 1, 0, 2))
+
+    checker = EndgameTables(INTERNATIONAL, max_pieces=2, cached_pieces=3, cache_dir=tmp_path)
+    assert checker.supports((0, 2, 0, 1)) and checker.supports((0, 1, 0, 2))
+    in_cache = state(white_kings=[46, 1], black_kings=[5])
+    assert checker.probe(in_cache) == builder.probe(in_cache)
+    assert not checker.supports((1, 1, 1, 0))  # three pieces, not in the cache: never built
+    assert checker.probe(state(white_kings=[46], white_men=[33], black_men=[8])) is None
+    assert checker.build_seconds == {}
+
+
 # --------------------------------------------------------------------------- consistency
 def expected(tables: EndgameTables, variant: Variant, position: State) -> Outcome:
     """The value of ``position`` from the table values of its children (minimax by distance)."""
