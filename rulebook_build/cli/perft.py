@@ -21,7 +21,7 @@ from rulebook_build.rules import find_variant, perft
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fen", metavar="FEN", help="a position as FEN, or 'start'")
     add_variant_argument(parser)
-    parser.add_argument("--depth", type=int, required=True, help="depth in plies (1 or more)")
+    parser.add_argument("--depth", type=int, required=True, help="depth in plies (0 or more)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--divide", action="store_true", help="also print the count below each first move"
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise RulebookError(f"--depth must be 0 or more, not {args.depth}")
     variant = find_variant(args.variant)
-    position = read_position(args.fen, variant)
+    position = read_position(args.fen, variant, source="FEN")
     started = time.perf_counter()
     if args.divide and args.depth >= 1:
         total = 0
