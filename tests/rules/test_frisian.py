@@ -142,6 +142,23 @@ def test_art13_circle_capture_with_two_routes_is_one_move() -> None:
         assert move.captured_set == {27, 28, 37, 38}
 
 
+# --- art. 10 and 14: capturing is compulsory; captured pieces stay until the capture ends
+
+
+def test_art10_capturing_is_compulsory() -> None:
+    position = frisian(white_men=[33, 45], black_men=[28])
+    assert moves(position) == {"33x22"}
+
+
+def test_art14_a_captured_piece_stays_on_the_board_during_the_capture() -> None:
+    # the rulebook's example: 37x7x16 over 17 (file) and 11; the man on 17 still stands
+    # when the king is on 16, so the king cannot go over 17 again to take 19
+    position = frisian(white_kings=[37], black_men=[11, 17, 19])
+    assert [(m.full_notation(), m.captured) for m in position.legal_moves()] == [
+        ("37x7x16", (17, 11))
+    ]
+
+
 # --- art. 17: at most three non-capturing moves in a row with the same king
 
 
