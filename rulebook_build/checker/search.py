@@ -27,7 +27,7 @@ from rulebook_build.rules.drawrules import (
     play_is_finite,
     plies_left,
 )
-from rulebook_build.rules.movegen import RawMove, State, generate, make
+from rulebook_build.rules.movegen import RawMove, State, count_moves, generate, make
 from rulebook_build.rules.variants import Variant
 
 INFINITY: Final = 10**9
@@ -160,7 +160,7 @@ class ProofSearch:
         """
         state, clocks = node
         white_to_move = state[4]
-        moves = generate(self.variant, state)
+        moves = count_moves(self.variant, state)  # the number is all an estimate needs
         if not moves:
             # the side to move cannot move and has lost (KNDB art. 8a, Fries Spel art. 20)
             value = (INFINITY, 0) if white_to_move else (0, INFINITY)
@@ -172,9 +172,9 @@ class ProofSearch:
                 value = self._table_value(outcome, white_to_move, clocks)
             elif white_to_move:
                 # first estimate: the moves the side to move may choose from or must answer
-                value = (1, len(moves))
+                value = (1, moves)
             else:
-                value = (len(moves), 1)
+                value = (moves, 1)
         self.table[node] = value
         return value
 
