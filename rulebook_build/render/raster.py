@@ -20,6 +20,7 @@ from rulebook_build.render.style import (
     BOARD,
     CROWN,
     LIGHT,
+    NUMBER_FONT,
     PIECE_RADIUS,
     RING_RADIUS,
     SQUARE,
@@ -156,27 +157,21 @@ def _mix(top: str, bottom: str, alpha: float) -> RGB:
     )
 
 
-def _draw_numbers(canvas: _Canvas, *, centred: bool, flip: bool, p: Palette) -> None:
-    """Square numbers above the pieces, with a halo (as the SVG does)."""
+def _draw_numbers(canvas: _Canvas, *, flip: bool, p: Palette) -> None:
+    """Square numbers centred on the squares, beneath the pieces, with a halo (as the SVG)."""
     s = canvas.scale
-    font = _font(round((17 if centred else 12) * s))
+    font = _font(round(NUMBER_FONT * s))
     for square in SQUARES:
-        if centred:
-            cx, cy = square_centre(square, flip=flip)
-            canvas.draw.text(
-                (cx * s, cy * s), str(square), fill=_rgb(p.number), font=font, anchor="mm"
-            )
-        else:
-            x, y = square_origin(square, flip=flip)
-            canvas.draw.text(
-                ((x + 3) * s, (y + 13) * s),
-                str(square),
-                fill=_rgb(p.number),
-                font=font,
-                anchor="ls",
-                stroke_width=round(1.5 * s),
-                stroke_fill=_rgb(p.dark_square),
-            )
+        cx, cy = square_centre(square, flip=flip)
+        canvas.draw.text(
+            (cx * s, cy * s),
+            str(square),
+            fill=_rgb(p.number),
+            font=font,
+            anchor="mm",
+            stroke_width=round(1.5 * s),
+            stroke_fill=_rgb(p.dark_square),
+        )
 
 
 def _draw_arrows(
@@ -248,6 +243,8 @@ def draw_board(
             outline=_rgb(p.highlight),
             width=round(4 * s),
         )
+    if numbers:
+        _draw_numbers(canvas, flip=flip, p=p)
     ghost_set = set(ghosts)
     for square in sorted(pieces):
         if square in ghost_set:
@@ -258,8 +255,6 @@ def draw_board(
         for square in sorted(ghost_set & set(pieces)):
             _draw_piece(layer_draw, canvas, square, pieces[square], flip, p)
         canvas.compose(layer, 0.4)
-    if numbers:
-        _draw_numbers(canvas, centred=not pieces, flip=flip, p=p)
     if arrows:
         _draw_arrows(canvas, arrows, flip, p)
     draw = canvas.draw

@@ -17,8 +17,14 @@ SQUARE: Final = 50
 """Width of one square in drawing units (SVG user units, or pixels at scale 1)."""
 BOARD: Final = 10 * SQUARE
 
-PIECE_RADIUS: Final = 19
+PIECE_RADIUS: Final = 18
+"""With its 2-unit edge a disc is 38 units wide: it hides the (centred, at most 24-unit
+wide) number of its square and leaves the highlight ring at the square's edge free."""
 RING_RADIUS: Final = 12
+NUMBER_FONT: Final = 17
+"""Square numbers, centred on their squares: about 12 CSS pixels on a phone-wide board."""
+NUMBER_BASELINE: Final = 6
+"""From a square's centre down to its number's baseline: the digits sit in the middle."""
 EDGE_WIDTH: Final = 2
 
 

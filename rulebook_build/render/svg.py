@@ -27,6 +27,8 @@ from rulebook_build.render.style import (
     BOARD,
     CROWN,
     LIGHT,
+    NUMBER_BASELINE,
+    NUMBER_FONT,
     PIECE_RADIUS,
     RING_RADIUS,
     SQUARE,
@@ -122,17 +124,14 @@ def dark_squares_path(*, flip: bool = False) -> str:
     return "".join(parts)
 
 
-def _numbers(flip: bool, centred: bool) -> str:
+def _numbers(flip: bool) -> str:
+    """The square numbers, centred on their squares: drawn beneath the pieces, a piece hides
+    the number of its square (the disc is wider than any number) and covers no other."""
     cells = []
     for square in SQUARES:
-        if centred:
-            x, y = square_centre(square, flip=flip)
-            cells.append(f'<text x="{x}" y="{y + 6}">{square}</text>')
-        else:
-            x, y = square_origin(square, flip=flip)
-            cells.append(f'<text x="{x + 3}" y="{y + 13}">{square}</text>')
-    kind = "rb-numbers rb-centred" if centred else "rb-numbers"
-    return f'<g class="{kind}">' + "".join(cells) + "</g>"
+        x, y = square_centre(square, flip=flip)
+        cells.append(f'<text x="{x}" y="{y + NUMBER_BASELINE}">{square}</text>')
+    return '<g class="rb-numbers">' + "".join(cells) + "</g>"
 
 
 def _square_rect(square: int, css_class: str, *, flip: bool, inset: int = 0) -> str:
@@ -172,9 +171,9 @@ def standalone_style(palette: Palette = LIGHT) -> str:
         f".rb-light{{fill:{p.light_square}}}",
         f".rb-dark{{fill:{p.dark_square}}}",
         f".rb-frame{{fill:none;stroke:{p.frame};stroke-width:3}}",
-        f".rb-numbers{{fill:{p.number};font-family:sans-serif;font-size:12px;font-weight:600;"
-        f"paint-order:stroke;stroke:{p.dark_square};stroke-width:3px;stroke-linejoin:round}}",
-        ".rb-numbers.rb-centred{font-size:17px;text-anchor:middle;stroke:none}",
+        f".rb-numbers{{fill:{p.number};font-family:sans-serif;font-size:{NUMBER_FONT}px;"
+        f"font-weight:600;text-anchor:middle;paint-order:stroke;stroke:{p.dark_square};"
+        "stroke-width:3px;stroke-linejoin:round}",
         f".rb-w{{fill:{p.white_piece};stroke:{p.white_edge};stroke-width:2}}",
         f".rb-b{{fill:{p.black_piece};stroke:{p.black_edge};stroke-width:2}}",
         ".rb-ring{fill:none;stroke-width:1.5}",
@@ -295,10 +294,10 @@ def render_board(
     marks = [_square_rect(s, "rb-last", flip=flip) for s in dict.fromkeys(marked)]
     marks += [_square_rect(s, "rb-hl", flip=flip, inset=2) for s in dict.fromkeys(highlight)]
     out.append('<g class="rb-marks">' + "".join(marks) + "</g>")
-    out.append('<g class="rb-pieces">' + pieces_svg(pieces, flip=flip, ghosts=ghosts) + "</g>")
     if numbers:
-        # above the pieces, with a halo, so that a number stays readable under a piece
-        out.append(_numbers(flip, centred=not pieces))
+        # beneath the pieces: a number never covers a piece (a piece hides its own square's)
+        out.append(_numbers(flip))
+    out.append('<g class="rb-pieces">' + pieces_svg(pieces, flip=flip, ghosts=ghosts) + "</g>")
     if arrows:
         drawn = "".join(_arrow(a, b, flip=flip) for a, b in arrows)
         out.append(f'<g class="rb-arrows">{drawn}</g>')

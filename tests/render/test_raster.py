@@ -33,8 +33,8 @@ def test_png_size_and_piece_colours() -> None:
     image = render_image(Position.initial(), size=400)
     assert image.size == (400, 400)
     # the disc between ring and edge: white men on 31-50, black men on 1-20, 21-30 empty
-    assert close(pixel_at(image, 33, dx=16), rgb(LIGHT.white_piece))
-    assert close(pixel_at(image, 18, dx=16), rgb(LIGHT.black_piece))
+    assert close(pixel_at(image, 33, dx=15), rgb(LIGHT.white_piece))
+    assert close(pixel_at(image, 18, dx=15), rgb(LIGHT.black_piece))
     assert close(pixel_at(image, 25), rgb(LIGHT.dark_square))
 
 
