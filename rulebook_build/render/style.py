@@ -74,9 +74,9 @@ class Palette:
 
 LIGHT: Final = Palette(
     light_square="#f1dfbf",
-    dark_square="#a9774b",
+    dark_square="#986840",
     frame="#5e3d22",
-    number="#fff4e0",
+    number="#fffaf0",
     white_piece="#fbf8f1",
     white_edge="#5b4632",
     black_piece="#2b2420",

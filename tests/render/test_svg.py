@@ -14,7 +14,14 @@ from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.resolve import resolve_move
 from rulebook_build.render.html import diagram_html
 from rulebook_build.render.strings import describe_position, square_ranges
-from rulebook_build.render.style import DARK, LIGHT, PRINT, css_variables, square_centre
+from rulebook_build.render.style import (
+    DARK,
+    LIGHT,
+    PRINT,
+    Palette,
+    css_variables,
+    square_centre,
+)
 from rulebook_build.render.svg import board_svg
 from rulebook_build.rules import FRISIAN, Position
 
@@ -169,6 +176,23 @@ def test_stylesheet_colours_match_the_palettes() -> None:
     assert _css_block(css, ':root,\n[data-md-color-scheme="default"]') == css_variables(LIGHT)
     assert _css_block(css, '[data-md-color-scheme="slate"]') == css_variables(DARK)
     assert _css_block(css, "@media print {\n  :root") == css_variables(PRINT)
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+def test_square_numbers_are_text_contrast(palette: Palette) -> None:
+    assert contrast(palette.number, palette.dark_square) >= 4.5
 
 
 @pytest.mark.parametrize(
