@@ -91,12 +91,12 @@ LIGHT: Final = Palette(
 
 DARK: Final = Palette(
     light_square="#b9a487",
-    dark_square="#775538",
+    dark_square="#80603f",
     frame="#3a2817",
     number="#f3e6d0",
     white_piece="#efe9dd",
     white_edge="#4a3a2a",
-    black_piece="#1a1512",
+    black_piece="#161210",
     black_edge="#000000",
     black_ring="#8c7d71",
     crown="#e0b13a",

@@ -195,6 +195,13 @@ def test_square_numbers_are_text_contrast(palette: Palette) -> None:
     assert contrast(palette.number, palette.dark_square) >= 4.5
 
 
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+def test_black_men_stand_out_on_the_dark_squares(palette: Palette) -> None:
+    # WCAG's 3:1 for graphics
+    assert contrast(palette.black_piece, palette.dark_square) >= 3
+    assert contrast(palette.white_piece, palette.dark_square) >= 3
+
+
 @pytest.mark.parametrize(
     ("lang", "expected"), [("nl", "Zet 2: 16x27"), ("en", "Move 2: 16x27"), ("fy", "Set 2: 16x27")]
 )
