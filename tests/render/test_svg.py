@@ -203,6 +203,14 @@ def test_black_men_stand_out_on_the_dark_squares(palette: Palette) -> None:
 
 
 @pytest.mark.parametrize(
+    ("palette", "page"), [(LIGHT, "#ffffff"), (DARK, "#1e2129")], ids=["light", "dark"]
+)
+def test_the_frame_stands_out_from_the_page(palette: Palette, page: str) -> None:
+    # Material's page background: white, and the slate scheme's hsl(232, 15%, 14%)
+    assert contrast(palette.frame, page) >= 3
+
+
+@pytest.mark.parametrize(
     ("lang", "expected"), [("nl", "Zet 2: 16x27"), ("en", "Move 2: 16x27"), ("fy", "Set 2: 16x27")]
 )
 def test_player_status_line_in_three_languages(lang: str, expected: str) -> None:
