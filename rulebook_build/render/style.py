@@ -84,7 +84,7 @@ LIGHT: Final = Palette(
     black_ring="#75665b",
     crown="#d9a521",
     last_move="#f2c14e",
-    highlight="#2f7fd8",
+    highlight="#0a2466",
     arrow="#1d5fc0",
 )
 """The light theme; also the colours of standalone SVG, PNG and GIF exports."""

@@ -210,6 +210,12 @@ def test_the_frame_stands_out_from_the_page(palette: Palette, page: str) -> None
     assert contrast(palette.frame, page) >= 3
 
 
+def test_highlights_differ_in_brightness_not_only_in_hue() -> None:
+    # the ring lies on a dark square and borders light ones: colour-blind readers see it
+    assert contrast(LIGHT.highlight, LIGHT.dark_square) >= 3
+    assert contrast(LIGHT.highlight, LIGHT.light_square) >= 3
+
+
 @pytest.mark.parametrize(
     ("lang", "expected"), [("nl", "Zet 2: 16x27"), ("en", "Move 2: 16x27"), ("fy", "Set 2: 16x27")]
 )
