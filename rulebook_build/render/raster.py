@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rulebook_build.render.animation import Frame, frames
 from rulebook_build.render.style import (
+    ARROW_WIDTH,
     BOARD,
     CROWN,
     LIGHT,
@@ -25,6 +26,7 @@ from rulebook_build.render.style import (
     RING_RADIUS,
     SQUARE,
     Palette,
+    arrow_shape,
     square_centre,
     square_origin,
 )
@@ -181,24 +183,14 @@ def _draw_arrows(
     s = canvas.scale
     colour = _rgba(p.arrow, 1.0)
     for origin, target in arrows:
-        x1, y1 = square_centre(origin, flip=flip)
-        x2, y2 = square_centre(target, flip=flip)
-        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
-        if not length:
+        shape = arrow_shape(origin, target, flip=flip)
+        if shape is None:
             continue
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        tip = (x2 - ux * 4, y2 - uy * 4)
-        base = (tip[0] - ux * 20, tip[1] - uy * 20)
-        draw.line(
-            [x1 * s, y1 * s, (base[0] + ux * 2) * s, (base[1] + uy * 2) * s],
-            fill=colour,
-            width=round(7 * s),
-        )
-        r = 3.5 * s
+        (x1, y1), (x2, y2) = shape.start, shape.shaft_end
+        draw.line([x1 * s, y1 * s, x2 * s, y2 * s], fill=colour, width=round(ARROW_WIDTH * s))
+        r = ARROW_WIDTH / 2 * s  # the SVG's round line cap
         draw.ellipse([x1 * s - r, y1 * s - r, x1 * s + r, y1 * s + r], fill=colour)
-        left = (base[0] - uy * 11, base[1] + ux * 11)
-        right = (base[0] + uy * 11, base[1] - ux * 11)
-        draw.polygon([(x * s, y * s) for x, y in (tip, left, right)], fill=colour)
+        draw.polygon([(x * s, y * s) for x, y in shape.head], fill=colour)
     canvas.compose(layer, 0.85)
 
 

@@ -8,6 +8,7 @@ the two in step.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Final
 
@@ -39,6 +40,49 @@ def square_origin(square: int, *, flip: bool = False) -> tuple[int, int]:
 def square_centre(square: int, *, flip: bool = False) -> tuple[int, int]:
     x, y = square_origin(square, flip=flip)
     return x + SQUARE // 2, y + SQUARE // 2
+
+
+ARROW_START: Final = PIECE_RADIUS + 3
+"""An arrow starts just outside the moving piece's disc (radius 18, edge 19)."""
+ARROW_TIP_GAP: Final = 14
+"""and stops this far short of the destination's centre, clear of the square's number."""
+ARROW_WIDTH: Final = 6
+ARROW_HEAD_LENGTH: Final = 16.0
+ARROW_HEAD_HALF_WIDTH: Final = 9.5
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ArrowShape:
+    """An arrow in drawing units: a shaft from ``start`` to ``shaft_end`` and a triangle
+    ``head`` (tip first)."""
+
+    start: Point
+    shaft_end: Point
+    head: tuple[Point, Point, Point]
+
+
+def arrow_shape(origin: int, target: int, *, flip: bool = False) -> ArrowShape | None:
+    """The arrow from square ``origin`` to ``target``, shortened at both ends: from the edge
+    of the piece to short of the destination's centre.  ``None`` when there is no room."""
+    x1, y1 = square_centre(origin, flip=flip)
+    x2, y2 = square_centre(target, flip=flip)
+    length = math.hypot(x2 - x1, y2 - y1)
+    if length < ARROW_START + ARROW_TIP_GAP + ARROW_HEAD_LENGTH:
+        return None
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    tip = (x2 - ux * ARROW_TIP_GAP, y2 - uy * ARROW_TIP_GAP)
+    base = (tip[0] - ux * ARROW_HEAD_LENGTH, tip[1] - uy * ARROW_HEAD_LENGTH)
+    w = ARROW_HEAD_HALF_WIDTH
+    left = (base[0] - uy * w, base[1] + ux * w)
+    right = (base[0] + uy * w, base[1] - ux * w)
+    return ArrowShape(
+        start=(x1 + ux * ARROW_START, y1 + uy * ARROW_START),
+        # into the head by 2 units: no seam between shaft and head
+        shaft_end=(base[0] + ux * 2, base[1] + uy * 2),
+        head=(tip, left, right),
+    )
 
 
 # A crown on a king, centred on (0, 0): five points over a band.

@@ -16,7 +16,6 @@ is byte-for-byte reproducible (golden files in ``tests/render/golden/``).
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
@@ -24,6 +23,7 @@ from typing import Final
 
 from rulebook_build.render.strings import describe_position, text
 from rulebook_build.render.style import (
+    ARROW_WIDTH,
     BOARD,
     CROWN,
     LIGHT,
@@ -33,6 +33,7 @@ from rulebook_build.render.style import (
     RING_RADIUS,
     SQUARE,
     Palette,
+    arrow_shape,
     square_centre,
     square_origin,
 )
@@ -144,22 +145,13 @@ def _square_rect(square: int, css_class: str, *, flip: bool, inset: int = 0) -> 
 
 
 def _arrow(origin: int, target: int, *, flip: bool) -> str:
-    x1, y1 = square_centre(origin, flip=flip)
-    x2, y2 = square_centre(target, flip=flip)
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length == 0:
+    shape = arrow_shape(origin, target, flip=flip)
+    if shape is None:
         return ""
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    head_length, head_half_width, tip_gap = 20.0, 11.0, 4.0
-    tip_x, tip_y = x2 - ux * tip_gap, y2 - uy * tip_gap
-    base_x, base_y = tip_x - ux * head_length, tip_y - uy * head_length
-    line_end_x, line_end_y = base_x + ux * 2, base_y + uy * 2
-    left = (base_x - uy * head_half_width, base_y + ux * head_half_width)
-    right = (base_x + uy * head_half_width, base_y - ux * head_half_width)
-    points = " ".join(f"{_number(px)},{_number(py)}" for px, py in ((tip_x, tip_y), left, right))
+    (x1, y1), (x2, y2) = shape.start, shape.shaft_end
+    points = " ".join(f"{_number(px)},{_number(py)}" for px, py in shape.head)
     return (
-        f'<path class="rb-arrow" d="M{_number(x1)} {_number(y1)}'
-        f'L{_number(line_end_x)} {_number(line_end_y)}"/>'
+        f'<path class="rb-arrow" d="M{_number(x1)} {_number(y1)}L{_number(x2)} {_number(y2)}"/>'
         f'<polygon class="rb-arrow-head" points="{points}"/>'
     )
 
@@ -184,7 +176,7 @@ def standalone_style(palette: Palette = LIGHT) -> str:
         f".rb-last{{fill:{p.last_move};opacity:.65}}",
         f".rb-hl{{fill:none;stroke:{p.highlight};stroke-width:4}}",
         ".rb-arrows{opacity:.85}",
-        f".rb-arrow{{fill:none;stroke:{p.arrow};stroke-width:7;stroke-linecap:round}}",
+        f".rb-arrow{{fill:none;stroke:{p.arrow};stroke-width:{ARROW_WIDTH};stroke-linecap:round}}",
         f".rb-arrow-head{{fill:{p.arrow}}}",
         f".rb-caption{{fill:#1f1f1f;font-family:sans-serif;font-size:{CAPTION_FONT}px}}",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -17,8 +18,11 @@ from rulebook_build.render.strings import describe_position, square_ranges
 from rulebook_build.render.style import (
     DARK,
     LIGHT,
+    PIECE_RADIUS,
     PRINT,
+    SQUARE,
     Palette,
+    arrow_shape,
     css_variables,
     square_centre,
 )
@@ -230,3 +234,14 @@ def test_player_in_frisian_speaks_frisian() -> None:
     html = diagram_html(spec, lang="fy", id_prefix="p")
     assert '"status":"Set 1: 32x12"' in html
     assert 'aria-label="Folgjende set"' in html and "Begjinstân" in html
+
+
+@pytest.mark.parametrize(("origin", "target"), [(33, 28), (33, 13), (32, 34), (46, 5)])
+def test_arrows_run_from_the_piece_edge_to_short_of_the_centre(origin: int, target: int) -> None:
+    shape = arrow_shape(origin, target)
+    assert shape is not None
+    (x1, y1), (x2, y2) = square_centre(origin), square_centre(target)
+    tip = shape.head[0]
+    assert math.dist(shape.start, (x1, y1)) > PIECE_RADIUS + 1  # outside the disc and its edge
+    assert 12 < math.dist(tip, (x2, y2)) < SQUARE / 2  # in the square, clear of its number
+    assert arrow_shape(33, 33) is None
