@@ -20,10 +20,9 @@ from pathlib import Path
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
 from rulebook_build.checker.search import TableLike
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.fen import read_fen
-from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant
-from rulebook_build.rules import VARIANTS, Position, Variant, find_variant
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,19 +75,25 @@ def _tables(
     if variant.name not in cache:
         from rulebook_build.checker.endgame import EndgameTables
 
-        # up to 3 pieces built on first use; the 4-piece classes if 'rulebook tables' built them
-        cache[variant.name] = EndgameTables(variant, cached_pieces=4)
+        # up to 3 pieces built here; the 4-piece classes if 'rulebook tables' built them
+        tables = EndgameTables(variant, cached_pieces=4)
+        missing = [
+            m for m in tables.material_classes() if tables.buildable(m) and not tables.in_cache(m)
+        ]
+        if missing:
+            # before any problem's clock starts: a build inside a proof would eat its time
+            print(
+                f"building the endgame tables of up to {tables.max_pieces} pieces for "
+                f"{variant.name} (once, after a change to the rules; under a minute)",
+                file=sys.stderr,
+                flush=True,
+            )
+            started = time.perf_counter()
+            for material in missing:
+                tables.prepare(material)
+            print(f"  done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        cache[variant.name] = tables
     return cache[variant.name]
-
-
-def _position(game: PdnGame, variant: Variant) -> Position:
-    fen = game.fen or ""
-    data = read_fen(fen, variant=variant, source=game.source, line=game.line)
-    return (
-        data.position(variant, white_to_move=True)
-        if data.white_to_move is None
-        else (data.position(variant))
-    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                 status = 2
                 continue
             try:
-                position = _position(game, variant)
+                position = start_position(game, variant)
             except RulebookError as error:
                 print(str(error), file=sys.stderr)
                 status = 2

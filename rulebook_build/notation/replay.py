@@ -613,6 +613,11 @@ class _Replayer:
         return any(self.fits(position.play(move), moves[1:]) for move in found)
 
 
+def start_position(game: PdnGame, variant: Variant) -> Position:
+    """The game's start position: its FEN tag (faults located in the file) or the initial one."""
+    return _start_position(game, variant)[0]
+
+
 def _start_position(game: PdnGame, variant: Variant) -> tuple[Position, FenData | None]:
     fen = game.fen
     if fen is None:

@@ -1,0 +1,83 @@
+"""``rulebook check``: the JSON contract of the checker issue, exit codes, located input errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.cli import main
+
+SOUND = """[Event "a sound problem"]
+[SetUp "1"]
+[FEN "W:W26,31,36:B6,17,39"]
+[GameType "40"]
+
+1. 31-27 17x37 2. 36x40 6-11 3. 40-34 11-17 (3... 11-16 4. 26x6) 4. 34-29 17-22
+(4... 17-21 5. 26x17) 5. 26-21 22-27 (5... 22-28 6. 29x27) 6. 21x32 *
+"""
+COOKED = """[Event "cook"]
+[SetUp "1"]
+[FEN "W:W12,18:B9,25"]
+[GameType "20"]
+
+1. 12-7 9-13 2. 18x9 *
+"""
+CONTRACT = {"source", "event", "variant", "verdict", "white_wins", "winning_keys", "solution"}
+CONTRACT |= {"criteria", "seconds"}
+CRITERIA = ["A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G"]
+
+
+def run_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> tuple[int, list[dict[str, object]]]:
+    problem = tmp_path / "problem.pdn"
+    problem.write_text(text, encoding="utf-8")
+    code = main(["check", "--json", "--time-limit", "20", str(problem)])
+    lines = capsys.readouterr().out.splitlines()
+    return code, [json.loads(line) for line in lines]
+
+
+def test_a_sound_problem_exits_0_with_the_contract_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, (record,) = run_json(tmp_path, capsys, SOUND)
+    assert code == 0
+    assert set(record) >= CONTRACT
+    assert record["source"] == f"{tmp_path / 'problem.pdn'}:1"
+    assert record["event"] == "a sound problem"
+    assert record["variant"] == "frisian"
+    assert record["verdict"] == "sound"
+    assert record["white_wins"] == "proved"
+    assert record["winning_keys"] == ["31-27"]
+    assert record["solution"] == {"legal": True, "key": "31-27", "key_wins": True, "error": None}
+    criteria = record["criteria"]
+    assert isinstance(criteria, dict) and list(criteria) == CRITERIA
+    assert all(set(c) == {"status", "detail"} and c["status"] == "pass" for c in criteria.values())
+    assert isinstance(record["seconds"], float)
+
+
+def test_a_cook_exits_1_and_names_both_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, (record,) = run_json(tmp_path, capsys, COOKED)
+    assert code == 1
+    assert record["verdict"] == "unsound"
+    keys = record["winning_keys"]
+    assert isinstance(keys, list) and "12-7" in keys and len(keys) >= 2
+    criterion = record["criteria"]["C"]  # type: ignore[index]
+    assert criterion["status"] == "fail" and "cook" in criterion["detail"]
+
+
+def test_input_errors_exit_2_with_a_location(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(tmp_path / "missing.pdn")]) == 2
+    assert "missing.pdn: no such file or folder" in capsys.readouterr().err
+    bad = tmp_path / "bad.pdn"
+    bad.write_text('[SetUp "1"]\n[FEN "W:W6,11,51:B17"]\n\n1. 6-1 *\n', encoding="utf-8")
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2:15: square 51 does not exist" in err  # where the 51 stands in the file
+    assert "Traceback" not in err
