@@ -34,9 +34,11 @@ def test_the_whole_site_builds_strictly(real_site: Site) -> None:
 
 def test_every_diagram_block_became_a_figure(real_site: Site) -> None:
     for source in sorted(DOCS.rglob("*.md")):
-        # a diagram fence and a scored game each give one figure; a comparison table none
+        # a diagram fence, a scored game and a problem (its solution player) each give one
+        # figure; a comparison table and a list of problems none
         text = source.read_text(encoding="utf-8")
-        blocks = len(re.findall(r"^```draughts(?:-score)?[ \t]*$", text, flags=re.MULTILINE))
+        fence = r"^```draughts(?:-score|-problem)?[ \t]*$"
+        blocks = len(re.findall(fence, text, flags=re.MULTILINE))
         html = (real_site.site / output_of(source)).read_text(encoding="utf-8")
         assert html.count('class="rb-diagram') == blocks, source
         assert "rb-diagram-error" not in html
