@@ -106,6 +106,21 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+STIPULATIONS: Final[dict[str, dict[str, str]]] = {
+    # the usual stipulations of the PDN ``Stipulation`` tag, in the page's language
+    "white to play and win": {
+        "nl": "Wit speelt en wint",
+        "en": "White to play and win",
+        "fy": "Wyt spilet en wint",
+    },
+    "white to play and draw": {
+        "nl": "Wit speelt en maakt remise",
+        "en": "White to play and draw",
+        "fy": "Wyt spilet en makket remise",
+    },
+}
+
+
 def _label(lang: str, key: str) -> str:
     return LABELS.get(lang, LABELS["en"])[key]
 
@@ -171,28 +186,27 @@ def _fields(text: str, *, where: str) -> dict[str, str]:
     return fields
 
 
-def _line_text(line: ReplayedLine, first_ply_white: bool) -> str:
-    """A line with move numbers and its variations in brackets."""
+def _line_text(line: ReplayedLine, first_ply: int) -> str:
+    """A line with move numbers and its variations in brackets.
+
+    ``first_ply`` counts the plies before the line's first move (0: White's first move of
+    move 1); a variation replaces a move, so it starts at that move's ply.
+    """
     words: list[str] = []
+    number_black = True  # a Black move gets "N..." at the start and after a variation
     for index, step in enumerate(line.moves):
-        white = step.white
-        number = _move_number(line, index)
-        if white:
+        ply = first_ply + index
+        number = ply // 2 + 1
+        if step.white:
             words.append(f"{number}. {step.notation}")
-        elif index == 0:
+        elif number_black:
             words.append(f"{number}... {step.notation}")
         else:
             words.append(step.notation)
+        number_black = bool(step.variations)
         for variation in step.variations:
-            words.append("(" + _line_text(variation, variation.start.white_to_move) + ")")
-    del first_ply_white
+            words.append("(" + _line_text(variation, ply) + ")")
     return " ".join(words)
-
-
-def _move_number(line: ReplayedLine, index: int) -> int:
-    white_first = line.start.white_to_move
-    ply = index + (0 if white_first else 1)
-    return ply // 2 + 1
 
 
 def render_problem(
@@ -229,11 +243,14 @@ def render_problem(
     ):
         value = game.tag(tag)
         if value:
+            if key == "stipulation":
+                value = STIPULATIONS.get(value.strip().lower(), {}).get(lang, value)
             parts.append(f"<dt>{_label(lang, key)}</dt><dd>{html.escape(value)}</dd>")
     parts.append(f"<dt>{_label(lang, 'variant')}</dt><dd>{_label(lang, problem.variant)}</dd></dl>")
     parts.append(diagram(block))
     parts.append(f'<h2 id="oplossing">{_label(lang, "solution")}</h2>')
-    parts.append(f'<p class="rb-solution">{html.escape(_line_text(replayed.main, True))}</p>')
+    first_ply = 0 if replayed.main.start.white_to_move else 1
+    parts.append(f'<p class="rb-solution">{html.escape(_line_text(replayed.main, first_ply))}</p>')
     parts.append(_verdict_html(problem, collection, lang=lang, where=where))
     parts.append("</div>")
     return "\n".join(parts)
