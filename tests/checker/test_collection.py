@@ -1,0 +1,73 @@
+"""The federation's collection in problems/: at least 12 sound problems per variant.
+
+Each problem is judged again here, from its PDN, with the time limit of ``rulebook check``; the
+stored verdicts the site shows (problems/verdicts.jsonl) must be sound and belong to the
+problem's present text (the digest).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker.endgame import EndgameTables
+from rulebook_build.checker.judge import Judge, problem_digest
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
+from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.rules import Variant
+
+PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
+FILES = sorted(PROBLEMS.glob("*.pdn"))
+
+
+def problem(path: Path) -> tuple[PdnGame, Variant]:
+    games, errors = read_pdn_file(path)
+    assert not errors, errors
+    (game,) = games
+    variant = game_variant(game)
+    assert variant is not None
+    return game, variant
+
+
+def test_at_least_twelve_problems_of_each_variant_by_the_team() -> None:
+    counts: Counter[str] = Counter()
+    for path in FILES:
+        game, variant = problem(path)
+        counts[variant.name] += 1
+        assert game.tag("Composer") == "rulebook_build team"
+        assert game.tag("Title")
+        assert game.tag("Stipulation") == "White to play and win"
+    assert counts["international"] >= 12 and counts["frisian"] >= 12, counts
+
+
+def test_stored_verdicts_are_sound_and_current() -> None:
+    stored = {}
+    for line in (PROBLEMS / "verdicts.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        stored[record["digest"]] = record
+    for path in FILES:
+        game, variant = problem(path)
+        record = stored.get(problem_digest(game, variant))
+        assert record is not None, f"{path.name}: no verdict for its present text"
+        assert record["verdict"] == "sound", path.name
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, EndgameTables]:
+    # the checker's own tables (built once into .cache/endgame, as 'rulebook check' does)
+    return {}
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_each_problem_is_judged_sound_again(path: Path, tables: dict[str, EndgameTables]) -> None:
+    game, variant = problem(path)
+    if variant.name not in tables:
+        tables[variant.name] = EndgameTables(variant, cached_pieces=4)
+    judge = Judge(variant, tables=tables[variant.name])
+    judgement = judge.judge(game, start_position(game, variant), seconds=60.0)
+    failed = {n: c.detail for n, c in judgement.criteria.items() if c.status != "pass"}
+    assert judgement.verdict == "sound", failed
+    assert judgement.winning_keys == [judgement.solution.key]
