@@ -436,6 +436,21 @@ class EndgameTables:
         self._table(material)
         return len(self.build_seconds) > built_before
 
+    def prepare_missing(
+        self,
+        materials: list[Material],
+        on_built: Callable[[Material, float], None] | None = None,
+    ) -> float:
+        """Load or build each class; ``on_built(material, seconds)`` after each one built.
+
+        Returns the seconds it all took."""
+        started = time.perf_counter()
+        for material in materials:
+            began = time.perf_counter()
+            if self.prepare(material) and on_built is not None:
+                on_built(material, time.perf_counter() - began)
+        return time.perf_counter() - started
+
     def in_cache(self, material: Material) -> bool:
         """Whether the class's table is stored in the cache folder."""
         return self._path(material).is_file()

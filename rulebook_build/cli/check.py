@@ -88,10 +88,8 @@ def _tables(
                 file=sys.stderr,
                 flush=True,
             )
-            started = time.perf_counter()
-            for material in missing:
-                tables.prepare(material)
-            print(f"  done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+            seconds = tables.prepare_missing(missing)
+            print(f"  done in {seconds:.0f} s", file=sys.stderr, flush=True)
         cache[variant.name] = tables
     return cache[variant.name]
 

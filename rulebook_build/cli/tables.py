@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from rulebook_build.checker.endgame import EndgameTables, Material
 from rulebook_build.errors import RulebookError
@@ -72,20 +71,19 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    started = time.perf_counter()
-    for material in classes:
-        began = time.perf_counter()
-        built = tables.prepare(material)
-        if built:
-            print(
-                f"  built {describe(material)} with its partner "
-                f"({tables.pair_slots(material):,} slots) in {time.perf_counter() - began:.0f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+
+    def built(material: Material, seconds: float) -> None:
+        print(
+            f"  built {describe(material)} with its partner "
+            f"({tables.pair_slots(material):,} slots) in {seconds:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    seconds = tables.prepare_missing(classes, built)
     print(
         f"{variant.name}: every class of up to {args.pieces} pieces is in {tables.cache_dir} "
-        f"({time.perf_counter() - started:.0f} s)",
+        f"({seconds:.0f} s)",
         file=sys.stderr,
     )
     return 0
