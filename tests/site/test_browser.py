@@ -15,7 +15,11 @@ from typing import Any
 
 import pytest
 
-from .conftest import Site
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.replay import replay
+from rulebook_build.rules import Position
+
+from .conftest import REPOSITORY, Site
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -44,16 +48,26 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server(tiny_site: Site) -> Iterator[str]:
-    assert tiny_site.result.returncode == 0, tiny_site.result.stderr
-    handler = functools.partial(_QuietHandler, directory=str(tiny_site.site))
+def serve(site: Site) -> Iterator[str]:
+    """Serve a built site on a free port of the loopback address."""
+    assert site.result.returncode == 0, site.result.stderr
+    handler = functools.partial(_QuietHandler, directory=str(site.site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(tiny_site: Site) -> Iterator[str]:
+    yield from serve(tiny_site)
+
+
+@pytest.fixture(scope="module")
+def real_server(real_site: Site) -> Iterator[str]:
+    yield from serve(real_site)
 
 
 @pytest.fixture(scope="module")
@@ -220,5 +234,36 @@ def test_search_finds_a_move_and_a_word(browser: Any, server: str) -> None:
         assert any(expected in href for href in hrefs), (query, hrefs)
         if path == "/en/":
             assert all("/en/" in href for href in hrefs), hrefs
+    assert console.problems == []
+    context.close()
+
+
+def test_keyboard_steps_through_a_problem_of_the_collection(browser: Any, real_server: str) -> None:
+    games, errors = read_pdn_file(REPOSITORY / "problems" / "frisian-01.pdn")
+    assert not errors
+    replayed = replay(games[0])
+    steps = replayed.main.moves
+
+    def pieces(position: Position) -> list[str]:
+        return sorted(
+            f"{square}:{'w' if piece.is_white else 'b'}"
+            for square, piece in position.pieces().items()
+        )
+
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{real_server}/problemen/frisian-01/")
+    player = page.locator("#diagram-1")
+    player.scroll_into_view_if_needed()
+    assert status(page, "diagram-1") == "Beginstand"
+    assert live_pieces(page, "diagram-1") == pieces(replayed.start)
+    player.focus()
+    page.keyboard.press("ArrowRight")
+    wait_status(page, "diagram-1", f"Zet 1: {steps[0].notation}")
+    assert live_pieces(page, "diagram-1") == pieces(steps[0].after)
+    page.keyboard.press("End")
+    wait_status(page, "diagram-1", f"Zet {len(steps)}: {steps[-1].notation}")
+    assert live_pieces(page, "diagram-1") == pieces(replayed.end)
     assert console.problems == []
     context.close()
