@@ -32,21 +32,24 @@ def main() -> int:
     parser.add_argument("--no-tables", action="store_true")
     parser.add_argument("--first", type=int, default=0, help="only the first N problems")
     parser.add_argument("--only", default="", help="comma-separated Event names, e.g. A5,A9")
-    parser.add_argument("--max-pieces", type=int, default=3, help="endgame tables up to N")
     parser.add_argument("--file", type=Path, default=PWCP)
     args = parser.parse_args()
 
     tables = None
     if not args.no_tables:
-        from rulebook_build.checker.endgame import EndgameTables
+        from rulebook_build.checker.endgame import CACHED_PIECES, checker_tables
 
         started = time.perf_counter()
-        tables = EndgameTables(INTERNATIONAL, max_pieces=args.max_pieces, cached_pieces=4)
+        tables = checker_tables(INTERNATIONAL)
         tables.build_all()
-        cached = sum(sum(m) == 4 for m in tables.material_classes())
+        by_size = {
+            n: sum(sum(m) == n for m in tables.material_classes())
+            for n in range(2, CACHED_PIECES + 1)
+        }
         print(
-            f"endgame tables ready in {time.perf_counter() - started:.1f} s "
-            f"({cached} classes of 4 pieces from the cache; 'rulebook tables' builds them all)"
+            f"endgame tables ready in {time.perf_counter() - started:.1f} s: classes by pieces "
+            + ", ".join(f"{n}: {count}" for n, count in by_size.items())
+            + f" (built up to {tables.max_pieces}; 'rulebook tables --pieces 5' builds the rest)"
         )
     games, errors = read_pdn_file(args.file)
     if errors:

@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook_build.checker.endgame import EndgameTables
+from rulebook_build.checker.endgame import checker_tables
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
@@ -384,7 +384,7 @@ class Composer:
 # ---------------------------------------------------------------------- commands
 def search_command(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant)
-    tables: TableLike | None = None if args.no_tables else EndgameTables(variant)
+    tables: TableLike | None = None if args.no_tables else checker_tables(variant)
     sampler = Sampler(variant, random.Random(args.seed), args.min_men, args.max_men)
     composer = Composer(variant, tables, args.judge_seconds, args.tree_seconds)
     seen: set[str] = set()

@@ -1,12 +1,30 @@
-"""Exact results of small endings by retrograde analysis, built by the project and cached on disk.
+"""Results of small endings by retrograde analysis, built by the project and cached on disk.
 
-The proof search (``search.py``) uses these tables as exact leaves.  A value is the pure
-game-theoretic result for the side to move with the distance to the end in plies under optimal
-play: the winner makes the game end as soon as it can, the loser delays as long as it can.  The
-game ends when the side to move has no legal move (no pieces, or all blocked): that side has lost
-(KNDB 2018 art. 8a; Fries Spel art. 20).  Draw rules that count moves (KNDB art. 9, Fries Spel
-art. 18 and 21) and repetition are *not* applied: a game that never ends is a draw here, and the
-search compares a win's distance with its own draw clocks.
+The proof search (``search.py``) uses these tables as leaves.  A value is the result for the side
+to move with a distance in plies under optimal play: the winner makes the game end as soon as it
+can, the loser delays as long as it can.  The game ends when the side to move has no legal move
+(no pieces, or all blocked): that side has lost (KNDB 2018 art. 8a; Fries Spel art. 20).
+
+Two kinds of table
+------------------
+*Pure* tables (``semantics="pure"``) apply no rule that counts moves (KNDB art. 9b-d, Fries Spel
+art. 18 and 21) and no repetition: a game that never ends is a draw, and the distance is to the
+end of the game.  Since those rules only ever turn a game into a draw, a pure draw or loss for
+White is certainly no White win: the search closes such nodes as refuted.  A pure *win* may be
+one the count rules stop on the way, though: a king and a man against a king in Fries Spel is
+often a pure win whose man promotes into two kings against one, which art. 18 then draws after
+seven moves (9,322 such positions).
+
+Tables *with count rules* (``semantics="rules"``) give a bound that holds with the rules.  Every
+capture and every promotion restarts the counts (a capture always, a promotion because a man
+moved; only a promotion inside one International lone-king ending keeps that ending's count), so
+a value is the distance to the end of the game *or to the first such conversion* into a position
+that is itself won or lost within its fresh count budget (counted as a win in 1 or a loss in 0
+there); a conversion into anything else counts as a draw.  Fries Spel art. 21 makes one king
+against one a draw at once unless a capture is pending or forced.  A position is then won with
+the rules whenever this distance fits the plies its own clocks leave (``plies_left``): the search
+closes a node as proved only that way.  The bound is safe, not exact (a man's move also restarts
+the 25-move count of art. 9d, which it does not use), so these tables never refute anything.
 
 Fries Spel art. 17 (a player with kings and men may not make a fourth non-capturing move in a row
 with the same king) changes the legal moves, so for Frisian the tables include both sides' king
@@ -22,7 +40,11 @@ few MB on disk.  With ``max_pieces=4`` also the 4-piece classes whose build stay
 against a man), about 2.5 minutes more per variant and 0.5 GB of memory while building.  The
 other 4-piece classes (a king and a man against two men, and so on) take from one to a few
 minutes each in pure Python: ``rulebook tables --pieces 4`` builds every one of them once, and
-a table made with ``cached_pieces=4`` then uses whatever of them is in the cache.  Benchmarks:
+a table made with ``cached_pieces=4`` then uses whatever of them is in the cache.
+
+International tables are built by the compiled builder (``native.py``) when a C compiler is at
+hand: the same values slot for slot, about a hundred times faster.  With it every 4-piece class
+takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Benchmarks:
 ``benchmarks/endgame.py``.
 
 Layout
@@ -53,12 +75,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
@@ -66,11 +89,20 @@ from math import comb
 from pathlib import Path
 from typing import Final, Literal
 
+from rulebook_build.checker import native
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import board as board_module
+from rulebook_build.rules import drawrules as drawrules_module
 from rulebook_build.rules import movegen as movegen_module
 from rulebook_build.rules import variants as variants_module
 from rulebook_build.rules.board import BIT_OF_SQUARE, Bitboard
+from rulebook_build.rules.drawrules import (
+    initial_clocks,
+    lone_king_ending,
+    one_king_each_is_drawn,
+    plies_left,
+)
+from rulebook_build.rules.drawrules import material as counts_of
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, Streak, generate, make
 from rulebook_build.rules.variants import Variant
 
@@ -88,6 +120,14 @@ MAX_PAIR_SLOTS: Final = 2_500_000
 DRAW: Final = -1
 UNUSED: Final = -2
 _MAGIC: Final = b"rulebook_build endgame table\n"
+_MAP_FROM_BYTES: Final = 4 << 20
+"""Tables larger than this are mapped from the file, not read: a search touches few of their
+pages, and the 5-piece tables are up to 250 MB each."""
+
+Values = Sequence[int]
+"""One int16 per slot: an ``array('h')``, or a ``memoryview`` of a mapped file."""
+Builder = Literal["auto", "python"]
+Semantics = Literal["pure", "rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +316,26 @@ def _streak_part(streak: Streak, kings: Bitboard, white: bool, limit: int) -> in
     return 1 + (min(count, limit) - 1) * number + rank
 
 
+def _counted_exit(variant: Variant, state: State, move: RawMove, child: State, stored: int) -> int:
+    """The value a capture or promotion leads to, as the tables with count rules count it.
+
+    ``stored`` is the child's own value with count rules, a distance from fresh clocks.  A
+    capture or promotion starts every count afresh, except a promotion inside one
+    International lone-king ending, whose count goes on (KNDB art. 9b-c): there the distances
+    simply add up.  Otherwise the child is a win or a loss only if it comes within the fresh
+    budget of its counts, and then it is a conversion: 1 for a win of the child's side to move,
+    0 for a loss (a longer distance than the true one, which only makes a bound safer).
+    """
+    if not move[2] and variant.max_consecutive_king_moves is None:
+        ending = lone_king_ending(counts_of(child))
+        if ending is not None and ending == lone_king_ending(counts_of(state)):
+            return stored
+    budget = plies_left(variant, initial_clocks(variant, child))
+    if budget is not None and stored > budget:
+        return DRAW
+    return 1 if stored & 1 else 0
+
+
 def _successor_classes(material: Material) -> set[Material]:
     """The classes (from the child's side to move) that one move of this class can lead to, and
     a few more: a move promotes at most one man and captures any of the other side's pieces."""
@@ -289,12 +349,19 @@ def _successor_classes(material: Material) -> set[Material]:
 
 
 # --------------------------------------------------------------------------- cache files
-def _rules_fingerprint(variant: Variant) -> str:
+def _rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
     """Changes whenever the rules the tables were built with may have changed."""
-    digest = hashlib.sha256(f"{FORMAT}|{variant!r}".encode())
-    for module in (board_module, movegen_module, variants_module):
+    prefix = f"{FORMAT}|" if semantics == "pure" else f"{FORMAT}|{semantics}|"
+    digest = hashlib.sha256(f"{prefix}{variant!r}".encode())
+    modules = [board_module, movegen_module, variants_module]
+    if semantics == "rules":
+        modules.append(drawrules_module)
+    for module in modules:
         assert module.__file__ is not None
         digest.update(Path(module.__file__).read_bytes())
+    if variant.name in native.VARIANTS:
+        # the compiled builder makes these tables too: a change to it must not reuse old ones
+        digest.update(native.SOURCE.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -320,11 +387,17 @@ class EndgameTables:
         cache_dir: Path | None = None,
         max_pair_slots: int | None = MAX_PAIR_SLOTS,
         cached_pieces: int = 0,
+        builder: Builder = "auto",
+        semantics: Semantics = "pure",
     ) -> None:
         """``max_pieces`` and ``max_pair_slots`` bound the classes built on first use (``None``:
         no size bound); classes of up to ``cached_pieces`` pieces beyond those are used only
         when they are already in the cache (``rulebook tables`` builds them), so that a probe
-        never starts a build of many minutes."""
+        never starts a build of many minutes.  ``builder="auto"`` builds International classes
+        with the compiled builder (``native.py``) when a C compiler is at hand, and everything
+        else in Python; ``"python"`` always uses the Python builder.  ``semantics`` chooses what
+        the values mean: ``"pure"`` the game without count rules, ``"rules"`` the bound that
+        holds with them (see "Two kinds of table" in the module's text)."""
         if max_pieces < 1:
             raise ValueError("max_pieces must be at least 1")
         self.variant = variant
@@ -333,8 +406,11 @@ class EndgameTables:
         self.cached_pieces = cached_pieces
         self.cache_dir = DEFAULT_CACHE_DIR if cache_dir is None else cache_dir
         self._limit = variant.max_consecutive_king_moves
-        self._fingerprint = _rules_fingerprint(variant)
-        self._values: dict[Material, array[int]] = {}
+        self.semantics = semantics
+        self._fingerprint = _rules_fingerprint(variant, semantics)
+        self.builder = builder
+        self._native: Path | bool | None = False  # False: not looked for yet
+        self._values: dict[Material, Values] = {}
         self._layouts: dict[Material, _Layout] = {}
         self._supported: dict[Material, bool] = {}
         self.build_seconds: dict[Material, float] = {}
@@ -360,6 +436,11 @@ class EndgameTables:
         if table is None:
             table = self._table(material)
         return _outcome(table[index])
+
+    def probe_rules(self, state: State) -> Outcome | None:
+        """The value with the count rules, from tables built with ``semantics="rules"``: None
+        from pure tables, which may prove a win the count rules would stop."""
+        return self.probe(state) if self.semantics == "rules" else None
 
     def material_classes(self) -> list[Material]:
         """Every class with a table, in building order (see ``supports``)."""
@@ -507,7 +588,7 @@ class EndgameTables:
         return material, index
 
     # ------------------------------------------------------------------ building
-    def _table(self, material: Material) -> array[int]:
+    def _table(self, material: Material) -> Values:
         table = self._values.get(material)
         if table is None:
             table = self._load(material)
@@ -524,38 +605,43 @@ class EndgameTables:
         return table
 
     def _path(self, material: Material) -> Path:
-        folder = f"{self.variant.name}-v{FORMAT}-{self._fingerprint}"
+        kind = "" if self.semantics == "pure" else f"-{self.semantics}"
+        folder = f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
         return self.cache_dir / folder / f"{_material_name(material)}.bin"
 
     def _header(self, material: Material) -> bytes:
         header = {
             "format": FORMAT,
             "variant": self.variant.name,
+            **({} if self.semantics == "pure" else {"semantics": self.semantics}),
             "rules": self._fingerprint,
             "material": list(material),
             "size": self._layout(material).size,
         }
         return _MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
 
-    def _load(self, material: Material) -> array[int] | None:
+    def _load(self, material: Material) -> Values | None:
         path = self._path(material)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
         header = self._header(material)
-        if not data.startswith(header):
+        size = self._layout(material).size
+        try:
+            with path.open("rb") as stream:
+                if stream.read(len(header)) != header:
+                    return None
+                if os.fstat(stream.fileno()).st_size != len(header) + 2 * size:
+                    return None
+                if size * 2 >= _MAP_FROM_BYTES and sys.byteorder == "little":
+                    mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+                    return memoryview(mapped)[len(header) :].cast("h")
+                table = array("h")
+                table.frombytes(stream.read())
+        except (OSError, ValueError):
             return None
-        table = array("h")
-        body = data[len(header) :]
-        if len(body) != 2 * self._layout(material).size:
-            return None
-        table.frombytes(body)
         if sys.byteorder == "big":
             table.byteswap()
         return table
 
-    def _save(self, material: Material, table: array[int]) -> None:
+    def _save(self, material: Material, table: Values) -> None:
         path = self._path(material)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -570,6 +656,50 @@ class EndgameTables:
         except OSError:
             pass  # a read-only checkout still works, it only rebuilds next time
 
+    def _native_program(self) -> Path | None:
+        """The compiled builder, if this variant and machine can use it."""
+        if self.builder != "auto" or self.variant.name not in native.VARIANTS:
+            return None
+        if self._native is False:
+            self._native = native.executable(self.cache_dir)
+        assert self._native is not True
+        return self._native
+
+    def _build_native(self, program: Path, members: list[Material]) -> bool:
+        """Build a pair with the compiled builder; False if its inputs are not on disk."""
+        folder = self._path(members[0]).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return False
+        for member in members:
+            for target in _successor_classes(member):
+                if target not in members and not self._path(target).is_file():
+                    return False  # e.g. a read-only cache: the Python builder needs no files
+        started = time.perf_counter()
+        native.build_pair(program, folder, members[0], rules=self.semantics == "rules")
+        seconds = time.perf_counter() - started
+        for member in members:
+            body_path = folder / f"{_material_name(member)}.body"
+            try:
+                body = body_path.read_bytes()
+                body_path.unlink()
+            except OSError as error:
+                raise RulebookError(f"the endgame table builder left no table: {error}") from error
+            table = array("h")
+            table.frombytes(body)
+            if sys.byteorder == "big":
+                table.byteswap()
+            if len(table) != self._layout(member).size:
+                raise RulebookError(
+                    f"the endgame table builder wrote {len(table)} slots for "
+                    f"{_material_name(member)}, not {self._layout(member).size}"
+                )
+            self._save(member, table)
+            self.build_seconds[member] = seconds
+            self._values[member] = self._load(member) or table
+        return True
+
     def _build(self, material: Material) -> None:
         """Build a class and its partner together, after the classes their moves lead to."""
         a, b, c, d = material
@@ -582,6 +712,9 @@ class EndgameTables:
             for target in sorted(_successor_classes(member))
             if target not in members
         }
+        program = self._native_program()
+        if program is not None and self._build_native(program, members):
+            return
         started = time.perf_counter()
         layouts = {member: self._layout(member) for member in members}
         offsets = {material: 0}
@@ -591,6 +724,12 @@ class EndgameTables:
 
         variant = self.variant
         limit = self._limit
+        # with the count rules, Fries Spel art. 21 makes most of one king against one a draw
+        drawn_at_once = (
+            self.semantics == "rules"
+            and variant.max_consecutive_king_moves is not None
+            and material == (0, 1, 0, 1)
+        )
         values = [UNUSED] * total
         remaining = [0] * total  # moves not yet known to lead to a win for the opponent
         longest = [0] * total  # 1 + the longest of those wins: the loss distance once all are
@@ -640,6 +779,8 @@ class EndgameTables:
                     for other_digit, other_streak in enumerate(other_streaks):
                         node = offset + base + own_digit * other_counters + other_digit
                         values[node] = DRAW
+                        if drawn_at_once and one_king_each_is_drawn(variant, state):
+                            continue  # Fries Spel art. 21: a draw now, whatever follows
                         if not own_quiet and not own_leaving:
                             buckets.setdefault(0, []).append(node)  # no move: lost (art. 8a/20)
                             continue
@@ -714,7 +855,7 @@ class EndgameTables:
         node: int,
         remaining: list[int],
         longest: list[int],
-        exit_tables: dict[Material, array[int]],
+        exit_tables: dict[Material, Values],
     ) -> int:
         """Look up the captures and promotions of ``state`` in the classes they lead to.
 
@@ -730,6 +871,8 @@ class EndgameTables:
             assert located is not None
             target, child_index = located
             stored = exit_tables[target][child_index]
+            if self.semantics == "rules" and stored >= 0:
+                stored = _counted_exit(variant, state, move, child, stored)
             if stored == DRAW:
                 continue
             if stored & 1:  # a win for the opponent
@@ -739,3 +882,77 @@ class EndgameTables:
             elif not best_win or stored + 1 < best_win:
                 best_win = stored + 1
         return best_win
+
+
+CACHED_PIECES: Final = 5
+"""The checker uses classes of up to this many pieces when ``rulebook tables`` has built them."""
+
+
+class CheckerTables:
+    """What the proof search probes: pure values to refute, values with count rules to prove.
+
+    A pure loss or draw for White is no White win with the count rules either (they only ever
+    turn a game into a draw), so pure tables may close a node as refuted.  A pure win may be one
+    that a count rule stops on the way, so a node is closed as proved only by the tables with
+    count rules, and only when their distance fits the node's own clocks (``search.py``).
+    """
+
+    def __init__(self, pure: EndgameTables, rules: EndgameTables) -> None:
+        self.pure = pure
+        self.rules = rules
+        self.variant = pure.variant
+        self.max_pieces = pure.max_pieces
+
+    def probe(self, state: State) -> Outcome | None:
+        return self.pure.probe(state)
+
+    def probe_rules(self, state: State) -> Outcome | None:
+        return self.rules.probe(state)
+
+    def missing(self) -> list[tuple[EndgameTables, Material]]:
+        """The classes built on first use that are not in the cache yet."""
+        return [
+            (tables, material)
+            for tables in (self.pure, self.rules)
+            for material in tables.material_classes()
+            if tables.buildable(material) and not tables.in_cache(material)
+        ]
+
+    def prepare_missing(self) -> float:
+        """Build (or load) the classes built on first use; the seconds it took."""
+        started = time.perf_counter()
+        for tables, material in self.missing():
+            tables.prepare(material)
+        return time.perf_counter() - started
+
+    def build_all(self) -> None:
+        self.pure.build_all()
+        self.rules.build_all()
+
+    def classes(self) -> list[Material]:
+        """The classes with a table of both kinds."""
+        proven = set(self.rules.material_classes())
+        return [m for m in self.pure.material_classes() if m in proven]
+
+
+def checker_tables(variant: Variant, *, cache_dir: Path | None = None) -> CheckerTables:
+    """The tables ``rulebook check`` works with: what can be built in well under a minute is
+    built on first use (every class of up to 4 pieces with the compiled builder, of up to 3
+    without it), and larger classes are used when they are in the cache."""
+
+    def tables(semantics: Semantics) -> EndgameTables:
+        probe = EndgameTables(variant, cache_dir=cache_dir)
+        if probe._native_program() is not None:
+            return EndgameTables(
+                variant,
+                max_pieces=4,
+                max_pair_slots=None,
+                cached_pieces=CACHED_PIECES,
+                cache_dir=cache_dir,
+                semantics=semantics,
+            )
+        return EndgameTables(
+            variant, cached_pieces=CACHED_PIECES, cache_dir=cache_dir, semantics=semantics
+        )
+
+    return CheckerTables(tables("pure"), tables("rules"))

@@ -47,7 +47,12 @@ class OutcomeLike(Protocol):
 
 
 class TableLike(Protocol):
-    def probe(self, state: State) -> OutcomeLike | None: ...
+    def probe(self, state: State) -> OutcomeLike | None:
+        """The value without count rules (None: not covered)."""
+
+    def probe_rules(self, state: State) -> OutcomeLike | None:
+        """A value that holds with the count rules when its distance fits the clocks (None: not
+        covered, or no such tables)."""
 
 
 class TimeUp(Exception):
@@ -72,6 +77,10 @@ def _widened(second_value: int) -> int:
     if second_value >= INFINITY - 1:
         return INFINITY - 1
     return second_value + 1 + second_value // EPSILON_DIVISOR
+
+
+def _white_wins(outcome: OutcomeLike, white_to_move: bool) -> bool:
+    return outcome.result != "draw" and (outcome.result == "win") == white_to_move
 
 
 def root_node(variant: Variant, state: State) -> Node:
@@ -169,7 +178,7 @@ class ProofSearch:
         else:
             outcome = self.tables.probe(state) if self.tables is not None else None
             if outcome is not None:
-                value = self._table_value(outcome, white_to_move, clocks)
+                value = self._table_value(state, outcome, white_to_move, clocks)
             elif white_to_move:
                 # first estimate: the moves the side to move may choose from or must answer
                 value = (1, moves)
@@ -179,15 +188,19 @@ class ProofSearch:
         return value
 
     def _table_value(
-        self, outcome: OutcomeLike, white_to_move: bool, clocks: DrawClocks
+        self, state: State, outcome: OutcomeLike, white_to_move: bool, clocks: DrawClocks
     ) -> tuple[int, int]:
-        white_wins = (outcome.result == "win") == white_to_move and outcome.result != "draw"
-        if not white_wins:
+        """Refuted when the pure value is no White win (count rules only add draws); proved
+        only by the value with count rules, when its distance fits the node's clocks."""
+        if not _white_wins(outcome, white_to_move):
             return (INFINITY, 0)
-        budget = plies_left(self.variant, clocks)
-        if budget is None or outcome.plies <= budget:
-            return (0, INFINITY)
-        # a table win that a count rule might cut short: leave it to the search
+        assert self.tables is not None
+        counted = self.tables.probe_rules(state)
+        if counted is not None and _white_wins(counted, white_to_move):
+            budget = plies_left(self.variant, clocks)
+            if budget is None or counted.plies <= budget:
+                return (0, INFINITY)
+        # a pure win that a count rule might cut short: leave it to the search
         return (1, 1)
 
     def _mid(self, node: Node, pn_limit: int, dn_limit: int, path: set[State]) -> tuple[int, int]:

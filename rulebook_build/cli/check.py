@@ -73,22 +73,19 @@ def _tables(
     if not enabled:
         return None
     if variant.name not in cache:
-        from rulebook_build.checker.endgame import EndgameTables
+        from rulebook_build.checker.endgame import checker_tables
 
-        # up to 3 pieces built here; the 4-piece classes if 'rulebook tables' built them
-        tables = EndgameTables(variant, cached_pieces=4)
-        missing = [
-            m for m in tables.material_classes() if tables.buildable(m) and not tables.in_cache(m)
-        ]
-        if missing:
+        # the small classes are built here; the larger ones if 'rulebook tables' built them
+        tables = checker_tables(variant)
+        if tables.missing():
             # before any problem's clock starts: a build inside a proof would eat its time
             print(
                 f"building the endgame tables of up to {tables.max_pieces} pieces for "
-                f"{variant.name} (once, after a change to the rules; under a minute)",
+                f"{variant.name} (once, after a change to the rules; about a minute)",
                 file=sys.stderr,
                 flush=True,
             )
-            seconds = tables.prepare_missing(missing)
+            seconds = tables.prepare_missing()
             print(f"  done in {seconds:.0f} s", file=sys.stderr, flush=True)
         cache[variant.name] = tables
     return cache[variant.name]

@@ -2,13 +2,18 @@
 
     rulebook tables [--variant V] [--pieces N] [--list]
 
-``rulebook check`` builds the tables of up to 3 pieces by itself on first use (seconds).  The
-4-piece classes (a king and a man against two men, three men against a king, ...) take one to
-six minutes each in pure Python, about 35 minutes for all of International (90 MB on disk; about
-250 bytes of memory a slot while a pair builds, so 1.3 GB for the largest), so the checker
-never starts them on its own: this command builds them into the
-cache (``.cache/endgame/``), and from then on ``rulebook check`` uses them.  Classes already
-in the cache are only checked, so the command can be stopped and run again.
+``rulebook check`` builds the small tables by itself on first use: for International every
+class of up to 4 pieces with the compiled builder (``checker/native.py``, about 25 s; it needs
+a C compiler), else up to 3 pieces in Python.  Larger classes are built only by this command,
+into the cache (``.cache/endgame/``); from then on ``rulebook check`` uses them:
+
+* International, 5 pieces (``--pieces 5``): 1.84 billion slots, 3.7 GB on disk, about
+  1.2 GB of memory for the largest pair while it builds; the time it took is in the README.
+  Only with the compiled builder.
+* 4 pieces without a C compiler, or Frisian: pure Python, one to six minutes a class (about
+  35 minutes for all of International), 250 bytes of memory a slot while a pair builds.
+
+Classes already in the cache are only checked, so the command can be stopped and run again.
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rulebook_build.checker import native
 from rulebook_build.checker.endgame import EndgameTables, Material
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
 
-# measured: every International 4-piece class, 46 million slots, in 2091 s on a busy 2-core
-# machine (25 µs a slot when the machine is idle; the king classes are the slow ones)
+# measured: every International 4-piece class, 46 million slots, in 2091 s in Python on a busy
+# 2-core machine (25 µs a slot when the machine is idle; the king classes are the slow ones)
 SECONDS_PER_SLOT = 45e-6
+# the compiled builder: 0.2 µs a slot for men, 1.6 µs for kings only (5 pieces)
+NATIVE_SECONDS_PER_SLOT = 1.0e-6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="rule set (default international)",
     )
     parser.add_argument(
-        "--pieces", type=int, default=4, help="every class of up to N pieces (default 4)"
+        "--pieces",
+        type=int,
+        default=4,
+        help="every class of up to N pieces (default 4; 5 for International with a C compiler)",
     )
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
@@ -56,34 +67,60 @@ def describe(material: Material) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.pieces <= 4:
-        raise RulebookError(f"--pieces must be 2, 3 or 4, not {args.pieces}")
+    if not 2 <= args.pieces <= 5:
+        raise RulebookError(f"--pieces must be 2, 3, 4 or 5, not {args.pieces}")
     variant = find_variant(args.variant)
     tables = EndgameTables(variant, max_pieces=args.pieces, max_pair_slots=None)
+    compiled = tables._native_program() is not None
+    if args.pieces == 5 and not compiled and not args.list:
+        reason = (
+            "no C compiler was found (set CC, or install gcc)"
+            if variant.name in native.VARIANTS
+            else f"the compiled builder knows only {', '.join(sorted(native.VARIANTS))} rules"
+        )
+        raise RulebookError(
+            f"5-piece tables for {variant.name} need the compiled table builder: {reason}; "
+            "in pure Python they would take days"
+        )
+    # two kinds per class: pure values refute, values with count rules prove (endgame.py)
+    kinds = [
+        EndgameTables(variant, max_pieces=args.pieces, max_pair_slots=None, semantics=semantics)
+        for semantics in ("pure", "rules")
+    ]
     classes = tables.material_classes()
-    missing = [m for m in classes if not tables.in_cache(m)]
     if args.list:
         for material in classes:
-            state = "cached" if tables.in_cache(material) else "not built"
-            print(f"{describe(material):28} {tables.pair_slots(material):>12,} slots  {state}")
+            states = [
+                f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
+                for kind in kinds
+            ]
+            print(
+                f"{describe(material):28} {tables.pair_slots(material):>14,} slots  "
+                + ", ".join(states)
+            )
         return 0
-    estimate = sum(tables.pair_slots(m) for m in missing) * SECONDS_PER_SLOT / 2
+    missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
+    per_slot = NATIVE_SECONDS_PER_SLOT if compiled else SECONDS_PER_SLOT
+    estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2
     print(
         f"{variant.name}: {len(classes)} classes of up to {args.pieces} pieces, "
-        f"{len(missing)} to build (about {estimate / 60:.0f} min)",
+        f"{len(missing)} tables to build, pure and with count rules (about "
+        f"{estimate / 60:.0f} min, {'compiled' if compiled else 'Python'} builder)",
         file=sys.stderr,
         flush=True,
     )
+    seconds = 0.0
+    for kind in kinds:
 
-    def built(material: Material, seconds: float) -> None:
-        print(
-            f"  built {describe(material)} with its partner "
-            f"({tables.pair_slots(material):,} slots) in {seconds:.0f} s",
-            file=sys.stderr,
-            flush=True,
-        )
+        def built(material: Material, seconds: float, kind: EndgameTables = kind) -> None:
+            print(
+                f"  built {describe(material)} with its partner, {kind.semantics} "
+                f"({kind.pair_slots(material):,} slots) in {seconds:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
-    seconds = tables.prepare_missing(classes, built)
+        seconds += kind.prepare_missing(classes, built)
     print(
         f"{variant.name}: every class of up to {args.pieces} pieces is in {tables.cache_dir} "
         f"({seconds:.0f} s)",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.endgame import EndgameTables
+from rulebook_build.checker.endgame import CheckerTables, checker_tables
 from rulebook_build.checker.judge import Judge, problem_digest
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
@@ -56,16 +56,16 @@ def test_stored_verdicts_are_sound_and_current() -> None:
 
 
 @pytest.fixture(scope="module")
-def tables() -> dict[str, EndgameTables]:
+def tables() -> dict[str, CheckerTables]:
     # the checker's own tables (built once into .cache/endgame, as 'rulebook check' does)
     return {}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_each_problem_is_judged_sound_again(path: Path, tables: dict[str, EndgameTables]) -> None:
+def test_each_problem_is_judged_sound_again(path: Path, tables: dict[str, CheckerTables]) -> None:
     game, variant = problem(path)
     if variant.name not in tables:
-        tables[variant.name] = EndgameTables(variant, cached_pieces=4)
+        tables[variant.name] = checker_tables(variant)
     judge = Judge(variant, tables=tables[variant.name])
     judgement = judge.judge(game, start_position(game, variant), seconds=60.0)
     failed = {n: c.detail for n, c in judgement.criteria.items() if c.status != "pass"}

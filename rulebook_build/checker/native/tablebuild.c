@@ -1,0 +1,580 @@
+/* Retrograde analysis of one International endgame class pair, for rulebook_build.
+ *
+ * The same tables as the pure-Python builder in ../endgame.py (same perfect index, same values:
+ * distance to the end in plies, odd = win for the side to move, even = loss, -1 draw, -2 unused
+ * slot), made about a hundred times faster so that 5-piece classes can be built at all.  Only
+ * International rules (KNDB 2018): men move forward one square, capture forward and backward;
+ * kings fly; captured pieces stay on the board as obstacles until the capture is over; the capture
+ * of the most pieces is compulsory; a man is crowned only when its move ends on the back row.
+ * Fries Spel (orthogonal captures, valued majority, the art. 17 counters) stays with the Python
+ * builder.  tests/checker/test_native_tables.py compares every class this program builds with
+ * the Python builder's, slot for slot.
+ *
+ * Usage: tablebuild DIR A B C D [rules]
+ *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
+ *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
+ *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
+ *   Writes DIR/mAkB-mCkD.body (and the partner's): the int16 values only; the caller adds the
+ *   header.  Progress goes to stderr; exit status 0 on success, 1 on any error (with a message).
+ *   With "rules" the values are those of the tables with count rules (KNDB art. 9b-d): a capture
+ *   or promotion is a conversion, worth 1 (the child's side wins) or 0 (it loses) when the
+ *   child's value fits the child's fresh count budget, else a draw; a promotion inside the same
+ *   lone-king ending keeps its count, so there the child's distance is carried on.  See
+ *   _counted_exit in ../endgame.py, which this follows line by line.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t bb;
+typedef int16_t val;
+
+#define DRAW (-1)
+#define UNUSED (-2)
+#define DONE 0xFF
+#define MAX_DIST 4096
+
+/* ------------------------------------------------------------------ geometry (board.py) */
+static int bit_of(int square) { return square + (square - 1) / 10; }
+static bb BOARD;
+static bb PROMOTION; /* squares 1-5: where the side to move (seen as White) is crowned */
+static int SQUARE_OF[64];
+static const int DELTAS[4] = {-6, -5, 5, 6}; /* up-left, up-right, down-left, down-right */
+static int RAY[4][64][10];
+static int RAY_LEN[4][64];
+
+static int on_board(int b) { return b >= 0 && b < 64 && ((BOARD >> b) & 1); }
+
+static void init_geometry(void) {
+    BOARD = 0;
+    PROMOTION = 0;
+    memset(SQUARE_OF, 0, sizeof SQUARE_OF);
+    for (int s = 1; s <= 50; s++) {
+        BOARD |= (bb)1 << bit_of(s);
+        SQUARE_OF[bit_of(s)] = s;
+        if (s <= 5) PROMOTION |= (bb)1 << bit_of(s);
+    }
+    for (int d = 0; d < 4; d++)
+        for (int b = 0; b < 64; b++) {
+            RAY_LEN[d][b] = 0;
+            if (!on_board(b)) continue;
+            for (int t = b + DELTAS[d]; on_board(t); t += DELTAS[d]) RAY[d][b][RAY_LEN[d][b]++] = t;
+        }
+}
+
+static bb mirror(bb x) { /* square s -> 51 - s, bit b -> 55 - b */
+    bb r = 0;
+    while (x) {
+        int b = __builtin_ctzll(x);
+        x &= x - 1;
+        r |= (bb)1 << (55 - b);
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------------ combinatorial index */
+static uint64_t BINOM[64][8];
+
+/* domains: 0 = the mover's men (squares 6-50), 1 = kings (1-50), 2 = the other side's men (1-45) */
+static int DOMAIN_SIZE[3] = {45, 50, 45};
+static int POS_IN[3][64];
+
+static void init_index(void) {
+    for (int n = 0; n < 64; n++)
+        for (int k = 0; k < 8; k++)
+            BINOM[n][k] = k == 0 ? 1 : (n == 0 ? 0 : BINOM[n - 1][k - 1] + BINOM[n - 1][k]);
+    for (int d = 0; d < 3; d++)
+        for (int b = 0; b < 64; b++) POS_IN[d][b] = -1;
+    for (int s = 1; s <= 50; s++) {
+        int b = bit_of(s);
+        if (s >= 6) POS_IN[0][b] = s - 6;
+        POS_IN[1][b] = s - 1;
+        if (s <= 45) POS_IN[2][b] = s - 1;
+    }
+}
+
+/* the rank of a set among itertools.combinations(domain, k), or -1 if not in the domain */
+static int64_t rank_of(int domain, bb set, int k) {
+    int n = DOMAIN_SIZE[domain];
+    int64_t rank = (int64_t)BINOM[n][k] - 1;
+    int j = 0;
+    while (set) {
+        int p = POS_IN[domain][__builtin_ctzll(set)];
+        set &= set - 1;
+        if (p < 0) return -1;
+        rank -= (int64_t)BINOM[n - 1 - p][k - j];
+        j++;
+    }
+    return rank;
+}
+
+typedef struct {
+    int m[4];           /* material: own men, own kings, other men, other kings */
+    uint64_t count[4];  /* sets per group */
+    uint64_t mult[4];   /* multiplier of each group's rank */
+    uint64_t size;
+    bb *sets[4];        /* every set of each group, in rank order */
+} layout;
+
+static const int GROUP_DOMAIN[4] = {0, 1, 2, 1};
+
+static void enumerate_sets(int domain, int k, bb *out) {
+    int n = DOMAIN_SIZE[domain];
+    int bits[50], pos[8];
+    int count = 0;
+    for (int s = 1; s <= 50; s++) {
+        int b = bit_of(s);
+        if (POS_IN[domain][b] >= 0) bits[POS_IN[domain][b]] = b;
+    }
+    for (int i = 0; i < k; i++) pos[i] = i;
+    uint64_t total = BINOM[n][k];
+    for (uint64_t r = 0; r < total; r++) {
+        bb set = 0;
+        for (int i = 0; i < k; i++) set |= (bb)1 << bits[pos[i]];
+        out[count++] = set;
+        /* next combination in lexicographic order */
+        int i = k - 1;
+        while (i >= 0 && pos[i] == n - k + i) i--;
+        if (i < 0) break;
+        pos[i]++;
+        for (int j = i + 1; j < k; j++) pos[j] = pos[j - 1] + 1;
+    }
+}
+
+static void make_layout(layout *l, const int m[4]) {
+    for (int g = 0; g < 4; g++) {
+        l->m[g] = m[g];
+        l->count[g] = BINOM[DOMAIN_SIZE[GROUP_DOMAIN[g]]][m[g]];
+    }
+    l->mult[3] = 1;
+    for (int g = 2; g >= 0; g--) l->mult[g] = l->mult[g + 1] * l->count[g + 1];
+    l->size = l->mult[0] * l->count[0];
+    for (int g = 0; g < 4; g++) {
+        l->sets[g] = malloc(sizeof(bb) * l->count[g]);
+        if (!l->sets[g]) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
+        enumerate_sets(GROUP_DOMAIN[g], m[g], l->sets[g]);
+    }
+}
+
+/* index of a position with the side to move seen as White (moving towards squares 1-5) */
+static int64_t index_of(const layout *l, bb om, bb ok, bb pm, bb pk) {
+    int64_t r0 = rank_of(0, om, l->m[0]);
+    int64_t r1 = rank_of(1, ok, l->m[1]);
+    int64_t r2 = rank_of(2, pm, l->m[2]);
+    int64_t r3 = rank_of(1, pk, l->m[3]);
+    if (r0 < 0 || r1 < 0 || r2 < 0 || r3 < 0) return -1;
+    return r0 * (int64_t)l->mult[0] + r1 * (int64_t)l->mult[1] + r2 * (int64_t)l->mult[2] + r3;
+}
+
+static int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm, bb *pk) {
+    uint64_t r[4];
+    for (int g = 0; g < 4; g++) {
+        r[g] = index / l->mult[g];
+        index %= l->mult[g];
+    }
+    *om = l->sets[0][r[0]];
+    *ok = l->sets[1][r[1]];
+    *pm = l->sets[2][r[2]];
+    *pk = l->sets[3][r[3]];
+    return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
+}
+
+/* ------------------------------------------------------------------ the tables it leads to */
+typedef struct {
+    int m[4];
+    layout l;
+    val *values;
+} exit_table;
+
+static int RULES = 0;
+
+/* KNDB art. 9b-c: 5 for one king against at most two pieces with a king, 16 against three */
+static int ending_of(int a, int b, int c, int d) {
+    if (a == 0 && b == 1 && d >= 1) {
+        if (c + d <= 2) return 5;
+        if (c + d == 3) return 16;
+    }
+    if (c == 0 && d == 1 && b >= 1) {
+        if (a + b <= 2) return 5;
+        if (a + b == 3) return 16;
+    }
+    return 0;
+}
+
+/* the fresh budget of a child's counts: the lone-king ending's, else the 25 king moves each */
+static int fresh_budget(int ending) { return ending == 5 ? 10 : ending == 16 ? 32 : 50; }
+
+static exit_table EXITS[64];
+static int EXIT_COUNT = 0;
+static const char *DIR;
+
+static void name_of(char *out, size_t size, const int m[4], const char *suffix) {
+    snprintf(out, size, "%s/m%dk%d-m%dk%d%s", DIR, m[0], m[1], m[2], m[3], suffix);
+}
+
+static exit_table *exit_for(const int m[4]) {
+    for (int i = 0; i < EXIT_COUNT; i++)
+        if (!memcmp(EXITS[i].m, m, sizeof(int) * 4)) return &EXITS[i];
+    exit_table *e = &EXITS[EXIT_COUNT++];
+    memcpy(e->m, m, sizeof(int) * 4);
+    make_layout(&e->l, m);
+    char path[4096];
+    name_of(path, sizeof path, m, ".bin");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "tablebuild: %s: %s (build the smaller classes first)\n", path, strerror(errno));
+        exit(1);
+    }
+    int newlines = 0, c;
+    while (newlines < 2 && (c = fgetc(f)) != EOF)
+        if (c == '\n') newlines++;
+    e->values = malloc(sizeof(val) * e->l.size);
+    if (!e->values) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
+    if (fread(e->values, sizeof(val), e->l.size, f) != e->l.size || fgetc(f) != EOF) {
+        fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
+                (unsigned long long)e->l.size);
+        exit(1);
+    }
+    fclose(f);
+    return e;
+}
+
+/* value of the child after a capture or promotion, seen from the child's side to move:
+ * (own men, own kings, other men, other kings) already turned round */
+static val exit_value(bb om, bb ok, bb pm, bb pk, int capture, int parent_ending) {
+    if (!(om | ok)) return 0; /* the side to move has no pieces: lost at once */
+    int m[4] = {__builtin_popcountll(om), __builtin_popcountll(ok), __builtin_popcountll(pm),
+                __builtin_popcountll(pk)};
+    exit_table *e = exit_for(m);
+    int64_t i = index_of(&e->l, om, ok, pm, pk);
+    if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
+    val v = e->values[i];
+    if (!RULES || v < 0) return v;
+    int ending = ending_of(m[0], m[1], m[2], m[3]);
+    if (!capture && ending && ending == parent_ending) return v; /* the count goes on */
+    if (v > fresh_budget(ending)) return DRAW;
+    return v & 1 ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ captures */
+typedef struct {
+    int origin, dest, king;
+    bb captured;
+} capture;
+
+static capture CAPS[4096];
+static int CAP_COUNT, CAP_BEST;
+
+static void record(int origin, int dest, int king, bb captured) {
+    int n = __builtin_popcountll(captured);
+    if (n < CAP_BEST) return;
+    if (n > CAP_BEST) { CAP_BEST = n; CAP_COUNT = 0; }
+    if (CAP_COUNT < 4096) CAPS[CAP_COUNT++] = (capture){origin, dest, king, captured};
+}
+
+static void man_search(int origin, int sq, bb opponent, bb empty, bb captured) {
+    int any = 0;
+    for (int d = 0; d < 4; d++) {
+        if (RAY_LEN[d][sq] < 2) continue;
+        int j = RAY[d][sq][0], l = RAY[d][sq][1];
+        bb jb = (bb)1 << j, lb = (bb)1 << l;
+        if ((opponent & ~captured & jb) && (empty & lb)) {
+            any = 1;
+            man_search(origin, l, opponent, empty, captured | jb);
+        }
+    }
+    if (!any && captured) record(origin, sq, 0, captured);
+}
+
+static void king_search(int origin, int sq, bb opponent, bb empty, bb captured) {
+    int any = 0;
+    for (int d = 0; d < 4; d++) {
+        int len = RAY_LEN[d][sq], i = 0;
+        const int *ray = RAY[d][sq];
+        while (i < len && (empty >> ray[i] & 1)) i++;
+        if (i >= len || !((opponent & ~captured) >> ray[i] & 1)) continue;
+        bb after = captured | (bb)1 << ray[i];
+        i++;
+        while (i < len && (empty >> ray[i] & 1)) {
+            any = 1;
+            king_search(origin, ray[i], opponent, empty, after);
+            i++;
+        }
+    }
+    if (!any && captured) record(origin, sq, 1, captured);
+}
+
+/* every highest capture of the side to move (White, moving up); duplicates do no harm here */
+static int captures(bb om, bb ok, bb pm, bb pk) {
+    bb opponent = pm | pk;
+    bb empty = BOARD & ~(om | ok | pm | pk);
+    CAP_COUNT = 0;
+    CAP_BEST = 1;
+    for (bb x = om; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        man_search(o, o, opponent, empty | (bb)1 << o, 0);
+    }
+    for (bb x = ok; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        king_search(o, o, opponent, empty | (bb)1 << o, 0);
+    }
+    return CAP_COUNT;
+}
+
+static int has_capture(bb om, bb ok, bb pm, bb pk) {
+    bb opponent = pm | pk;
+    bb empty = BOARD & ~(om | ok | pm | pk);
+    for (bb x = om; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 4; d++)
+            if (RAY_LEN[d][o] >= 2 && (opponent >> RAY[d][o][0] & 1) && (empty >> RAY[d][o][1] & 1))
+                return 1;
+    }
+    for (bb x = ok; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 4; d++) {
+            int len = RAY_LEN[d][o], i = 0;
+            const int *ray = RAY[d][o];
+            while (i < len && (empty >> ray[i] & 1)) i++;
+            if (i + 1 < len && (opponent >> ray[i] & 1) && (empty >> ray[i + 1] & 1)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the build */
+static val *VALUES;
+static uint8_t *REMAINING;
+static val *LONGEST;
+
+typedef struct {
+    uint32_t *items;
+    size_t count, capacity;
+} bucket;
+static bucket BUCKETS[MAX_DIST];
+
+static void push(int distance, uint64_t node) {
+    if (distance >= MAX_DIST) { fprintf(stderr, "tablebuild: distance over %d\n", MAX_DIST); exit(1); }
+    bucket *b = &BUCKETS[distance];
+    if (b->count == b->capacity) {
+        b->capacity = b->capacity ? 2 * b->capacity : 1024;
+        b->items = realloc(b->items, sizeof(uint32_t) * b->capacity);
+        if (!b->items) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
+    }
+    b->items[b->count++] = (uint32_t)node;
+}
+
+typedef struct {
+    int m[4];
+    layout l;
+    uint64_t offset;
+    int partner; /* index of the partner member (itself when symmetric) */
+} member;
+
+static member MEMBERS[2];
+static int MEMBER_COUNT;
+
+/* the forward moves of one position: counts quiet moves that stay in the pair, looks up the rest */
+static void initialise(const member *mb, uint64_t index) {
+    uint64_t node = mb->offset + index;
+    bb om, ok, pm, pk;
+    if (!decode(&mb->l, index, &om, &ok, &pm, &pk)) {
+        VALUES[node] = UNUSED;
+        REMAINING[node] = DONE;
+        return;
+    }
+    VALUES[node] = DRAW;
+    LONGEST[node] = 0;
+    int remaining = 0, moves = 0, best_win = 0;
+    int longest = 0;
+    int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
+                                  __builtin_popcountll(pm), __builtin_popcountll(pk));
+    int n = captures(om, ok, pm, pk);
+    if (n) {
+        for (int i = 0; i < n; i++) {
+            capture *c = &CAPS[i];
+            bb from = (bb)1 << c->origin, to = (bb)1 << c->dest;
+            bb nm = om, nk = ok;
+            if (c->king) nk = (nk & ~from) | to;
+            else {
+                nm &= ~from;
+                if (to & PROMOTION) nk |= to; else nm |= to;
+            }
+            bb qm = pm & ~c->captured, qk = pk & ~c->captured;
+            moves++;
+            val v = exit_value(mirror(qm), mirror(qk), mirror(nm), mirror(nk), 1, parent_ending);
+            if (v == DRAW) remaining++;
+            else if (v == UNUSED) { fprintf(stderr, "tablebuild: a child in an unused slot\n"); exit(1); }
+            else if (v & 1) { if (v + 1 > longest) longest = v + 1; }
+            else {
+                remaining++; /* a win for the side to move: this position is never lost */
+                if (!best_win || v + 1 < best_win) best_win = v + 1;
+            }
+        }
+    } else {
+        bb empty = BOARD & ~(om | ok | pm | pk);
+        for (bb x = om; x; x &= x - 1) {
+            int o = __builtin_ctzll(x);
+            for (int d = 0; d < 2; d++) { /* men move up only */
+                if (!RAY_LEN[d][o]) continue;
+                int t = RAY[d][o][0];
+                if (!(empty >> t & 1)) continue;
+                moves++;
+                bb to = (bb)1 << t;
+                if (to & PROMOTION) {
+                    val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << o)),
+                                       mirror(ok | to), 0, parent_ending);
+                    if (v == DRAW) remaining++;
+                    else if (v == UNUSED) { fprintf(stderr, "tablebuild: a child in an unused slot\n"); exit(1); }
+                    else if (v & 1) { if (v + 1 > longest) longest = v + 1; }
+                    else {
+                        remaining++;
+                        if (!best_win || v + 1 < best_win) best_win = v + 1;
+                    }
+                } else remaining++;
+            }
+        }
+        for (bb x = ok; x; x &= x - 1) {
+            int o = __builtin_ctzll(x);
+            for (int d = 0; d < 4; d++)
+                for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
+                    moves++;
+                    remaining++;
+                }
+        }
+    }
+    LONGEST[node] = (val)longest;
+    REMAINING[node] = (uint8_t)remaining;
+    if (!moves) push(0, node);
+    else if (best_win) push(best_win, node);
+    else if (!remaining) push(longest, node);
+    if (remaining > 250) { fprintf(stderr, "tablebuild: too many moves\n"); exit(1); }
+}
+
+/* every position of the pair with a quiet move (not a promotion) to ``node``; calls visit(parent) */
+static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int distance) {
+    const member *mb = node >= MEMBERS[0].offset + MEMBERS[0].l.size ? &MEMBERS[1] : &MEMBERS[0];
+    uint64_t index = node - mb->offset;
+    const member *pa = &MEMBERS[mb->partner];
+    bb om, ok, pm, pk;
+    decode(&mb->l, index, &om, &ok, &pm, &pk);
+    bb empty = BOARD & ~(om | ok | pm | pk);
+    /* the other side (moving down in this frame) made the last move: take it back */
+    for (bb x = pm; x; x &= x - 1) {
+        int t = __builtin_ctzll(x);
+        for (int d = 0; d < 2; d++) { /* it came from one square up */
+            if (!RAY_LEN[d][t]) continue;
+            int f = RAY[d][t][0];
+            if (!(empty >> f & 1)) continue;
+            bb before = (pm & ~((bb)1 << t)) | (bb)1 << f;
+            /* the parent, turned round so that its side to move is White */
+            bb a = mirror(before), b = mirror(pk), c = mirror(om), e = mirror(ok);
+            if (has_capture(a, b, c, e)) continue;
+            int64_t i = index_of(&pa->l, a, b, c, e);
+            if (i >= 0) visit(pa->offset + (uint64_t)i, distance);
+        }
+    }
+    for (bb x = pk; x; x &= x - 1) {
+        int t = __builtin_ctzll(x);
+        for (int d = 0; d < 4; d++)
+            for (int i = 0; i < RAY_LEN[d][t] && (empty >> RAY[d][t][i] & 1); i++) {
+                int f = RAY[d][t][i];
+                bb before = (pk & ~((bb)1 << t)) | (bb)1 << f;
+                bb a = mirror(pm), b = mirror(before), c = mirror(om), e = mirror(ok);
+                if (has_capture(a, b, c, e)) continue;
+                int64_t j = index_of(&pa->l, a, b, c, e);
+                if (j >= 0) visit(pa->offset + (uint64_t)j, distance);
+            }
+    }
+}
+
+static void parent_of_loss(uint64_t parent, int distance) {
+    /* the child is lost in ``distance``: the parent wins in one more (the first time is the shortest) */
+    if (VALUES[parent] == DRAW && REMAINING[parent] != DONE) push(distance + 1, parent);
+}
+
+static void parent_of_win(uint64_t parent, int distance) {
+    if (VALUES[parent] != DRAW || REMAINING[parent] == DONE) return;
+    if (distance + 1 > LONGEST[parent]) LONGEST[parent] = (val)(distance + 1);
+    if (--REMAINING[parent] == 0) push(LONGEST[parent], parent);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 7 && !strcmp(argv[6], "rules")) RULES = 1;
+    else if (argc != 6) {
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules]\n");
+        return 1;
+    }
+    DIR = argv[1];
+    int m[4];
+    for (int i = 0; i < 4; i++) {
+        m[i] = atoi(argv[2 + i]);
+        if (m[i] < 0 || m[i] > 7) { fprintf(stderr, "tablebuild: bad material\n"); return 1; }
+    }
+    init_geometry();
+    init_index();
+    int partner[4] = {m[2], m[3], m[0], m[1]};
+    MEMBER_COUNT = memcmp(m, partner, sizeof m) ? 2 : 1;
+    memcpy(MEMBERS[0].m, m, sizeof m);
+    make_layout(&MEMBERS[0].l, m);
+    MEMBERS[0].offset = 0;
+    MEMBERS[0].partner = MEMBER_COUNT == 2 ? 1 : 0;
+    uint64_t total = MEMBERS[0].l.size;
+    if (MEMBER_COUNT == 2) {
+        memcpy(MEMBERS[1].m, partner, sizeof m);
+        make_layout(&MEMBERS[1].l, partner);
+        MEMBERS[1].offset = total;
+        MEMBERS[1].partner = 0;
+        total += MEMBERS[1].l.size;
+    }
+    if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large\n"); return 1; }
+    VALUES = malloc(sizeof(val) * total);
+    REMAINING = malloc(total);
+    LONGEST = malloc(sizeof(val) * total);
+    if (!VALUES || !REMAINING || !LONGEST) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
+    double started = now();
+    for (int k = 0; k < MEMBER_COUNT; k++) {
+        uint64_t size = MEMBERS[k].l.size;
+        for (uint64_t i = 0; i < size; i++) {
+            initialise(&MEMBERS[k], i);
+            if ((i & 0xFFFFFF) == 0 && i)
+                fprintf(stderr, "tablebuild: forward pass %.0f%%\n", 100.0 * (MEMBERS[k].offset + i) / total);
+        }
+    }
+    fprintf(stderr, "tablebuild: forward pass done in %.1f s\n", now() - started);
+    for (int distance = 0; distance < MAX_DIST; distance++) {
+        bucket *b = &BUCKETS[distance];
+        for (size_t i = 0; i < b->count; i++) {
+            uint64_t node = b->items[i];
+            if (REMAINING[node] == DONE) continue;
+            if (VALUES[node] != DRAW) continue;
+            VALUES[node] = (val)distance;
+            REMAINING[node] = DONE;
+            for_each_parent(node, distance & 1 ? parent_of_win : parent_of_loss, distance);
+        }
+        free(b->items);
+        b->items = NULL;
+        b->count = b->capacity = 0;
+    }
+    fprintf(stderr, "tablebuild: done in %.1f s\n", now() - started);
+    for (int k = 0; k < MEMBER_COUNT; k++) {
+        char path[4096];
+        name_of(path, sizeof path, MEMBERS[k].m, ".body");
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(VALUES + MEMBERS[k].offset, sizeof(val), MEMBERS[k].l.size, f) != MEMBERS[k].l.size ||
+            fclose(f) != 0) {
+            fprintf(stderr, "tablebuild: cannot write %s\n", path);
+            return 1;
+        }
+    }
+    return 0;
+}
