@@ -1,0 +1,79 @@
+"""Tables with count rules: the only tables that may close a node of the proof search as won.
+
+The pure tables ignore the rules that count moves.  A pure win can need a line into an ending
+whose count starts on the way: in Fries Spel a king and a man against a king often win only by
+promoting into two kings against one, which art. 18 draws after seven moves.  Such a pure win
+must not be taken as proved; the tables with count rules say so, and whatever they do call won
+is confirmed here by the proof search alone, without any table.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker.endgame import CheckerTables, checker_tables
+from rulebook_build.checker.search import INFINITY, ProofSearch, root_node
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
+from tests.checker.test_endgame import random_state
+
+
+@pytest.fixture(scope="module")
+def frisian() -> CheckerTables:
+    return checker_tables(FRISIAN)  # the checker's own cache, as 'rulebook check' uses it
+
+
+def test_a_pure_win_that_art_18_stops_is_not_taken_as_proved(frisian: CheckerTables) -> None:
+    # 23-18, 18-12, ... promotes; the two kings then need more than seven moves
+    state = parse_fen("W:W23,K24:BK41", variant=FRISIAN).state()
+    pure, counted = frisian.probe(state), frisian.probe_rules(state)
+    assert pure is not None and pure.result == "win" and pure.plies == 29
+    assert counted is not None and counted.result == "draw"
+    search = ProofSearch(FRISIAN, tables=frisian)
+    node = root_node(FRISIAN, state)
+    # the node is not closed by a table: the search has to look
+    assert search.lookup(node) == (1, 1)
+    assert search.prove(node, seconds=2.0, node_limit=20_000).verdict != "proved"
+
+
+def test_a_pure_loss_for_white_still_refutes_at_once(frisian: CheckerTables) -> None:
+    state = parse_fen("B:WK3:BK19,K28", variant=FRISIAN).state()  # Black to move, two kings
+    pure = frisian.probe(state)
+    assert pure is not None and pure.result == "win"  # for Black, the side to move
+    search = ProofSearch(FRISIAN, tables=frisian)
+    assert search.lookup(root_node(FRISIAN, state)) == (INFINITY, 0)
+
+
+def test_every_counted_win_sampled_is_proved_without_tables(frisian: CheckerTables) -> None:
+    rng = random.Random("counted wins")
+    checked = 0
+    for _ in range(4000):
+        state = random_state(rng, FRISIAN, rng.choice([(1, 1, 0, 1), (0, 2, 0, 1), (1, 0, 0, 1)]))
+        counted = frisian.probe_rules(state)
+        assert counted is not None
+        if counted.result == "draw" or counted.plies > 9:
+            continue
+        white_wins = (counted.result == "win") == state[4]
+        if not white_wins:
+            continue
+        verdict = ProofSearch(FRISIAN).prove(root_node(FRISIAN, state), seconds=5.0).verdict
+        # a table claim the search cannot back up would be a false "sound"
+        assert verdict == "proved", Position.from_state(FRISIAN, state)
+        checked += 1
+        if checked == 25:
+            break
+    assert checked == 25
+
+
+def test_international_tables_of_both_kinds_agree_on_who_wins_up_to_three_pieces(
+    tmp_path: Path,
+) -> None:
+    tables = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
+    for material in [m for m in tables.pure.material_classes() if sum(m) <= 3]:
+        pure, counted = tables.pure._table(material), tables.rules._table(material)
+        for slot in range(len(pure)):
+            a, b = pure[slot], counted[slot]
+            assert (a < 0) == (b < 0) and (a < 0 or a & 1 == b & 1), (material, slot)
