@@ -43,7 +43,7 @@ def main() -> int:
         tables = checker_tables(INTERNATIONAL)
         tables.build_all()
         by_size = {
-            n: sum(sum(m) == n for m in tables.material_classes())
+            n: sum(sum(m) == n for m in tables.classes())
             for n in range(2, CACHED_PIECES + 1)
         }
         print(
