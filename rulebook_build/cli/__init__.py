@@ -14,7 +14,9 @@ the user.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -79,7 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("rulebook: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        # the reader went away (``| head``): what the command would have said is unknown, so
+        # say neither success nor an input error; 141 is what a shell reports for SIGPIPE
+        # (without a real file descriptor, in an embedding program, there is nothing to flush)
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return code
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -98,3 +99,18 @@ def test_perft_bad_fen_exit_2() -> None:
     result = run("perft", "W:W99", "--variant", "international", "--depth", "2")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_a_reader_that_goes_away_is_not_reported_as_success(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rulebook_build.cli as cli
+
+    module = cli._load("perft")
+
+    def broken(_args: object) -> int:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(module, "run", broken)
+    monkeypatch.setattr(cli.sys, "stdout", open(os.devnull, "w"))  # noqa: SIM115
+    assert cli.main(["perft", "start", "--depth", "1"]) == 141
