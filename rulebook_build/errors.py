@@ -47,11 +47,11 @@ class RulebookError(Exception):
     def __str__(self) -> str:
         text = f"{self.location}: {self.message}"
         if self.source_line is not None:
-            shown = self.source_line.rstrip("\r\n")
+            shown, column = _window(self.source_line.rstrip("\r\n"), self.column)
             text += "\n    " + shown
-            if self.column is not None and self.column >= 1:
+            if column is not None and column >= 1:
                 # keep tabs so the caret lines up under the fault
-                pad = "".join(c if c == "\t" else " " for c in shown[: self.column - 1])
+                pad = "".join(c if c == "\t" else " " for c in shown[: column - 1])
                 text += "\n    " + pad + "^"
         if self.expected:
             text += f"\nexpected: {self.expected}"
@@ -60,6 +60,25 @@ class RulebookError(Exception):
     def one_line(self) -> str:
         """The message on one line: location and message, no context."""
         return f"{self.location}: {self.message}"
+
+
+SHOWN_WIDTH = 100
+"""A source line longer than this is shown as an excerpt around the fault."""
+
+
+def _window(line: str, column: int | None) -> tuple[str, int | None]:
+    """The part of a long line around ``column`` (with "..." where it is cut), and the column
+    of the fault in that part."""
+    if len(line) <= SHOWN_WIDTH:
+        return line, column
+    at = min(max(column or 1, 1), len(line) + 1)
+    start = max(0, at - 1 - SHOWN_WIDTH // 2)
+    end = min(len(line), start + SHOWN_WIDTH)
+    start = max(0, end - SHOWN_WIDTH)
+    prefix = "..." if start > 0 else ""
+    suffix = "..." if end < len(line) else ""
+    shown = prefix + line[start:end] + suffix
+    return shown, None if column is None else at - start + len(prefix)
 
 
 class PositionError(RulebookError):
