@@ -129,7 +129,7 @@ LIGHT: Final = Palette(
     crown="#d9a521",
     last_move="#f2c14e",
     highlight="#0a2466",
-    arrow="#1d5fc0",
+    arrow="#081d52",
 )
 """The light theme; also the colours of standalone SVG, PNG and GIF exports."""
 
@@ -145,8 +145,8 @@ DARK: Final = Palette(
     black_ring="#8c7d71",
     crown="#e0b13a",
     last_move="#d9a93a",
-    highlight="#6aa8f0",
-    arrow="#5d9cf0",
+    highlight="#03091c",
+    arrow="#050f2e",
 )
 """Material's dark (``slate``) scheme."""
 
