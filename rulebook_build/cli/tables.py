@@ -7,9 +7,10 @@ class of up to 4 pieces with the compiled builder (``checker/native.py``, about 
 a C compiler), else up to 3 pieces in Python.  Larger classes are built only by this command,
 into the cache (``.cache/endgame/``); from then on ``rulebook check`` uses them:
 
-* International, 5 pieces (``--pieces 5``): 1.84 billion slots, 3.7 GB on disk, about
-  1.2 GB of memory for the largest pair while it builds; the time it took is in the README.
-  Only with the compiled builder.
+* International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
+  (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds.  Measured
+  on a 2-core machine: 21 min for the pure tables, 20 min for those with count rules.  Only
+  with the compiled builder.
 * 4 pieces without a C compiler, or Frisian: pure Python, one to six minutes a class (about
   35 minutes for all of International), 250 bytes of memory a slot while a pair builds.
 
@@ -29,8 +30,9 @@ from rulebook_build.rules import VARIANTS, find_variant
 # measured: every International 4-piece class, 46 million slots, in 2091 s in Python on a busy
 # 2-core machine (25 µs a slot when the machine is idle; the king classes are the slow ones)
 SECONDS_PER_SLOT = 45e-6
-# the compiled builder: 0.2 µs a slot for men, 1.6 µs for kings only (5 pieces)
-NATIVE_SECONDS_PER_SLOT = 1.0e-6
+# the compiled builder: 0.2 µs a slot for men, 1.6 µs for kings only; all 5-piece classes of
+# one kind, 1.84 billion slots, in 20-21 min
+NATIVE_SECONDS_PER_SLOT = 0.67e-6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
