@@ -43,8 +43,7 @@ def main() -> int:
         tables = checker_tables(INTERNATIONAL)
         tables.build_all()
         by_size = {
-            n: sum(sum(m) == n for m in tables.classes())
-            for n in range(2, CACHED_PIECES + 1)
+            n: sum(sum(m) == n for m in tables.classes()) for n in range(2, CACHED_PIECES + 1)
         }
         print(
             f"endgame tables ready in {time.perf_counter() - started:.1f} s: classes by pieces "
@@ -79,6 +78,12 @@ def main() -> int:
         if args.full:
             line += f"  verdict {judgement.verdict}: " + " ".join(
                 f"{n}={c.status[0]}" for n, c in judgement.criteria.items()
+            )
+            # a cook or dual (C) and the other failures, with the line that shows them
+            line += "".join(
+                f"\n      {n} {c.status}: {c.detail}"
+                for n, c in judgement.criteria.items()
+                if c.status == "fail"
             )
         print(line, flush=True)
     print(
