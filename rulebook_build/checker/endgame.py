@@ -940,19 +940,16 @@ def checker_tables(variant: Variant, *, cache_dir: Path | None = None) -> Checke
     built on first use (every class of up to 4 pieces with the compiled builder, of up to 3
     without it), and larger classes are used when they are in the cache."""
 
+    compiled = EndgameTables(variant, cache_dir=cache_dir)._native_program() is not None
+
     def tables(semantics: Semantics) -> EndgameTables:
-        probe = EndgameTables(variant, cache_dir=cache_dir)
-        if probe._native_program() is not None:
-            return EndgameTables(
-                variant,
-                max_pieces=4,
-                max_pair_slots=None,
-                cached_pieces=CACHED_PIECES,
-                cache_dir=cache_dir,
-                semantics=semantics,
-            )
         return EndgameTables(
-            variant, cached_pieces=CACHED_PIECES, cache_dir=cache_dir, semantics=semantics
+            variant,
+            max_pieces=4 if compiled else 3,
+            max_pair_slots=None if compiled else MAX_PAIR_SLOTS,
+            cached_pieces=CACHED_PIECES,
+            cache_dir=cache_dir,
+            semantics=semantics,
         )
 
     return CheckerTables(tables("pure"), tables("rules"))
