@@ -43,7 +43,7 @@ minutes each in pure Python: ``rulebook tables --pieces 4`` builds every one of 
 a table made with ``cached_pieces=4`` then uses whatever of them is in the cache.
 
 International tables are built by the compiled builder (``native.py``) when a C compiler is at
-hand: the same values slot for slot, about a hundred times faster.  With it every 4-piece class
+hand: the same values slot for slot, 30 to 100 times faster.  With it every 4-piece class
 takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Benchmarks:
 ``benchmarks/endgame.py``.
 

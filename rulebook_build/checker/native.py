@@ -2,7 +2,7 @@
 
 The pure-Python builder in ``endgame.py`` needs about 25 µs a slot: minutes for a 4-piece class,
 days for all of 5 pieces.  The C program makes the same tables, slot for slot (the tests compare
-them), in about 0.3 µs a slot, which makes 5-piece tables practical.  It is compiled on first use
+them), in 0.3 to 1.6 µs a slot, which makes 5-piece tables practical.  It is compiled on first use
 with the machine's C compiler (``$CC``, else ``cc`` or ``gcc``) into the cache folder, under a
 name that carries a hash of its source, and run as a separate process, one class pair at a time.
 Where no compiler is found the Python builder is used, as before.

@@ -30,7 +30,7 @@ from rulebook_build.rules import VARIANTS, find_variant
 # measured: every International 4-piece class, 46 million slots, in 2091 s in Python on a busy
 # 2-core machine (25 µs a slot when the machine is idle; the king classes are the slow ones)
 SECONDS_PER_SLOT = 45e-6
-# the compiled builder: 0.2 µs a slot for men, 1.6 µs for kings only; all 5-piece classes of
+# the compiled builder: 0.3 µs a slot for men, 1.6 µs for kings only; all 5-piece classes of
 # one kind, 1.84 billion slots, in 20-21 min
 NATIVE_SECONDS_PER_SLOT = 0.67e-6
 

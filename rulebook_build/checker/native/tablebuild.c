@@ -2,7 +2,7 @@
  *
  * The same tables as the pure-Python builder in ../endgame.py (same perfect index, same values:
  * distance to the end in plies, odd = win for the side to move, even = loss, -1 draw, -2 unused
- * slot), made about a hundred times faster so that 5-piece classes can be built at all.  Only
+ * slot), made 30 to 100 times faster so that 5-piece classes can be built at all.  Only
  * International rules (KNDB 2018): men move forward one square, capture forward and backward;
  * kings fly; captured pieces stay on the board as obstacles until the capture is over; the capture
  * of the most pieces is compulsory; a man is crowned only when its move ends on the back row.
