@@ -72,7 +72,12 @@ def run(args: argparse.Namespace) -> int:
     if not 2 <= args.pieces <= 5:
         raise RulebookError(f"--pieces must be 2, 3, 4 or 5, not {args.pieces}")
     variant = find_variant(args.variant)
-    tables = EndgameTables(variant, max_pieces=args.pieces, max_pair_slots=None)
+    # two kinds per class: pure values refute, values with count rules prove (endgame.py)
+    kinds = [
+        EndgameTables(variant, max_pieces=args.pieces, max_pair_slots=None, semantics=semantics)
+        for semantics in ("pure", "rules")
+    ]
+    tables = kinds[0]
     compiled = tables._native_program() is not None
     if args.pieces == 5 and not compiled and not args.list:
         reason = (
@@ -84,11 +89,6 @@ def run(args: argparse.Namespace) -> int:
             f"5-piece tables for {variant.name} need the compiled table builder: {reason}; "
             "in pure Python they would take days"
         )
-    # two kinds per class: pure values refute, values with count rules prove (endgame.py)
-    kinds = [
-        EndgameTables(variant, max_pieces=args.pieces, max_pair_slots=None, semantics=semantics)
-        for semantics in ("pure", "rules")
-    ]
     classes = tables.material_classes()
     if args.list:
         for material in classes:

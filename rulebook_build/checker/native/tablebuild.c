@@ -377,6 +377,18 @@ typedef struct {
 static member MEMBERS[2];
 static int MEMBER_COUNT;
 
+/* one capture or promotion, worth ``v`` for the child's side to move: a draw or a win for the
+ * side to move keeps this position from being lost; a win for the child counts towards a loss */
+static void count_exit(val v, int *remaining, int *longest, int *best_win) {
+    if (v == UNUSED) { fprintf(stderr, "tablebuild: a child in an unused slot\n"); exit(1); }
+    if (v != DRAW && (v & 1)) {
+        if (v + 1 > *longest) *longest = v + 1;
+        return;
+    }
+    (*remaining)++;
+    if (v != DRAW && (!*best_win || v + 1 < *best_win)) *best_win = v + 1;
+}
+
 /* the forward moves of one position: counts quiet moves that stay in the pair, looks up the rest */
 static void initialise(const member *mb, uint64_t index) {
     uint64_t node = mb->offset + index;
@@ -406,13 +418,7 @@ static void initialise(const member *mb, uint64_t index) {
             bb qm = pm & ~c->captured, qk = pk & ~c->captured;
             moves++;
             val v = exit_value(mirror(qm), mirror(qk), mirror(nm), mirror(nk), 1, parent_ending);
-            if (v == DRAW) remaining++;
-            else if (v == UNUSED) { fprintf(stderr, "tablebuild: a child in an unused slot\n"); exit(1); }
-            else if (v & 1) { if (v + 1 > longest) longest = v + 1; }
-            else {
-                remaining++; /* a win for the side to move: this position is never lost */
-                if (!best_win || v + 1 < best_win) best_win = v + 1;
-            }
+            count_exit(v, &remaining, &longest, &best_win);
         }
     } else {
         bb empty = BOARD & ~(om | ok | pm | pk);
@@ -427,13 +433,7 @@ static void initialise(const member *mb, uint64_t index) {
                 if (to & PROMOTION) {
                     val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << o)),
                                        mirror(ok | to), 0, parent_ending);
-                    if (v == DRAW) remaining++;
-                    else if (v == UNUSED) { fprintf(stderr, "tablebuild: a child in an unused slot\n"); exit(1); }
-                    else if (v & 1) { if (v + 1 > longest) longest = v + 1; }
-                    else {
-                        remaining++;
-                        if (!best_win || v + 1 < best_win) best_win = v + 1;
-                    }
+                    count_exit(v, &remaining, &longest, &best_win);
                 } else remaining++;
             }
         }
