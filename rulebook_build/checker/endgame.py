@@ -361,7 +361,7 @@ def _rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
         digest.update(Path(module.__file__).read_bytes())
     if variant.name in native.VARIANTS:
         # the compiled builder makes these tables too: a change to it must not reuse old ones
-        digest.update(native.SOURCE.read_bytes())
+        digest.update(native.source_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -604,10 +604,13 @@ class EndgameTables:
                 self._values[material] = table
         return table
 
-    def _path(self, material: Material) -> Path:
+    def folder(self) -> Path:
+        """Where this kind's tables for these rules are cached."""
         kind = "" if self.semantics == "pure" else f"-{self.semantics}"
-        folder = f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
-        return self.cache_dir / folder / f"{_material_name(material)}.bin"
+        return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
+
+    def _path(self, material: Material) -> Path:
+        return self.folder() / f"{_material_name(material)}.bin"
 
     def _header(self, material: Material) -> bytes:
         header = {
@@ -902,6 +905,22 @@ class CheckerTables:
         self.rules = rules
         self.variant = pure.variant
         self.max_pieces = pure.max_pieces
+        self._prover: native.NativeProver | bool | None = False  # False: not looked for yet
+
+    def prover(self) -> native.NativeProver | None:
+        """The compiled proof search reading these tables, where this variant and machine have
+        one (it is compiled on first use, like the builder)."""
+        if self._prover is False:
+            program = None
+            if self.pure._native_program() is not None:
+                program = native.executable(self.pure.cache_dir, native.PROVER_SOURCE)
+            self._prover = (
+                None
+                if program is None
+                else native.NativeProver(program, self.pure.folder(), self.rules.folder())
+            )
+        assert self._prover is not True
+        return self._prover
 
     def probe(self, state: State) -> Outcome | None:
         return self.pure.probe(state)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rulebook_build.checker.legality import check_reachable
-from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
+from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.pdn import PdnGame, write_game
@@ -141,10 +141,12 @@ class Judge:
         *,
         tables: TableLike | None = None,
         progress: Callable[[str], None] | None = None,
+        prover: ProverLike | None = None,
     ) -> None:
         self.variant = variant
         self.tables = tables
         self.progress = progress
+        self.prover = prover
         self.alternative_seconds: float | None = None
 
     def _say(self, message: str) -> None:
@@ -169,7 +171,7 @@ class Judge:
             fen=format_fen(position),
             digest=problem_digest(game, self.variant),
         )
-        search = ProofSearch(self.variant, tables=self.tables)
+        search = ProofSearch(self.variant, tables=self.tables, prover=self.prover)
         root = root_node(self.variant, position.state())
         replayed = self._check_solution_legality(game, judgement)
 
@@ -560,7 +562,7 @@ class Judge:
             if step.move not in current.legal_moves():
                 return "different"
             current = current.play(step.move)
-        search = ProofSearch(self.variant, tables=self.tables)
+        search = ProofSearch(self.variant, tables=self.tables, prover=self.prover)
         key_child = root_node(self.variant, position.play(replayed.main.moves[0].move).state())
         verdict = search.prove(key_child, seconds=max(0.05, seconds)).verdict
         return {"proved": "same", "refuted": "different"}.get(verdict, "undecided")

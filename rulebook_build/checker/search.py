@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
+from rulebook_build.checker.native import pieces_of
 from rulebook_build.rules.drawrules import (
     DrawClocks,
     advance,
@@ -53,6 +54,36 @@ class TableLike(Protocol):
     def probe_rules(self, state: State) -> OutcomeLike | None:
         """A value that holds with the count rules when its distance fits the clocks (None: not
         covered, or no such tables)."""
+
+
+class AnswerLike(Protocol):
+    """A compiled search's answer (``native.ProverAnswer``): its verdict and the tree behind it."""
+
+    @property
+    def verdict(self) -> str: ...
+
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def problem(self) -> str | None: ...
+
+    def choice(self, state: State, clocks: DrawClocks) -> tuple[int, int, int, int] | None:
+        """The pieces (white men, white kings, black men, black kings) after the move the tree
+        chose at this node, if it chose one."""
+
+
+class ProverLike(Protocol):
+    def solve(
+        self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int
+    ) -> AnswerLike:
+        """Search ``(state, clocks)`` for at most ``seconds``."""
+
+
+NATIVE_FROM_SECONDS: Final = 0.5
+"""Shorter searches stay in Python: starting the compiled search costs a few milliseconds."""
+NATIVE_SHARE: Final = 0.7
+"""The part of a search's time the compiled search gets; the rest is for checking its tree."""
 
 
 class TimeUp(Exception):
@@ -102,10 +133,15 @@ class ProofSearch:
         *,
         tables: TableLike | None = None,
         progress: Callable[[int], None] | None = None,
+        prover: ProverLike | None = None,
     ) -> None:
         self.variant = variant
         self.tables = tables
         self.progress = progress
+        # the compiled search is used only where its tree can be checked as a finite DAG
+        self.prover = prover if play_is_finite(variant) else None
+        self.native_nodes = 0
+        self.native_problems: list[str] = []
         self.table: dict[Node, tuple[int, int]] = {}
         self.children: dict[Node, list[tuple[RawMove, Node]]] = {}
         self.nodes = 0
@@ -124,6 +160,11 @@ class ProofSearch:
     def prove(self, node: Node, *, seconds: float, node_limit: int = 50_000_000) -> SearchResult:
         """Is ``node`` a win for White?  Within ``seconds`` of wall time."""
         started = time.perf_counter()
+        if self.prover is not None and seconds >= NATIVE_FROM_SECONDS:
+            native = self._prove_native(node, started + seconds, node_limit)
+            if native is not None:
+                return SearchResult(native, self.nodes, time.perf_counter() - started)
+            seconds -= time.perf_counter() - started
         self.deadline = started + seconds
         self.node_limit = self.nodes + node_limit
         cuts_before = self.repetition_cuts
@@ -160,30 +201,101 @@ class ProofSearch:
             self.children[node] = found
         return found
 
+    # ------------------------------------------------------------------ the compiled search
+    def _prove_native(self, node: Node, deadline: float, node_limit: int) -> Verdict | None:
+        """Ask the compiled search, then check the tree it gives with the Python engine: the
+        verdict only when every node of the tree passed, else None (time is left to Python)."""
+        known = self.lookup(node)
+        if known[0] == 0 or known[1] == 0:
+            return None
+        assert self.prover is not None
+        share = (deadline - time.perf_counter()) * NATIVE_SHARE
+        answer = self.prover.solve(node[0], node[1], seconds=share, node_limit=node_limit)
+        self.native_nodes += answer.nodes
+        if answer.problem is not None:
+            self.native_problems.append(answer.problem)
+            return None
+        if answer.verdict == "undecided":
+            return "undecided"
+        if not self._adopt(node, answer, deadline):
+            return None
+        return "proved" if answer.verdict == "proved" else "refuted"
+
+    def _adopt(self, root: Node, answer: AnswerLike, deadline: float) -> bool:
+        """Walk the compiled search's tree: at every node the leaf rules of ``_leaf_value`` close
+        it, or (where one move suffices) the chosen move is legal and its child passes, or
+        (where every move must be answered) every child passes.  Play is finite here, so the
+        tree is a finite DAG and passing everywhere is a proof.  On success the tree's nodes are
+        stored as settled, for the proof line and the criteria that follow."""
+        proof = answer.verdict == "proved"
+        settled = (0, INFINITY) if proof else (INFINITY, 0)
+        passed: set[Node] = set()
+        waiting = [root]
+        variant = self.variant
+        while waiting:
+            node = waiting.pop()
+            if node in passed:
+                continue
+            if len(passed) & 1023 == 0 and time.perf_counter() > deadline:
+                self.native_problems.append("no time left to check the compiled search's tree")
+                return False
+            state, clocks = node
+            moves = generate(variant, state)
+            value = self._leaf_value(node, len(moves))
+            if value == settled:
+                passed.add(node)
+                continue
+            if value is not None and (value[0] == 0 or value[1] == 0):
+                self.native_problems.append("the compiled search's tree ends in a wrong leaf")
+                return False
+            passed.add(node)
+            if state[4] == proof:  # one move suffices: the one the tree chose
+                chosen = answer.choice(state, clocks)
+                child = next(
+                    (
+                        child
+                        for move in moves
+                        if pieces_of((child := child_node(variant, node, move))[0]) == chosen
+                    ),
+                    None,
+                )
+                if child is None:
+                    self.native_problems.append("the compiled search's tree has no legal choice")
+                    return False
+                waiting.append(child)
+            else:
+                waiting.extend(child_node(variant, node, move) for move in moves)
+        for node in passed:
+            self.table[node] = settled
+        return True
+
     # ------------------------------------------------------------------ search
+    def _leaf_value(self, node: Node, moves: int) -> tuple[int, int] | None:
+        """The value that rules give a node with ``moves`` legal moves: terminal, draw rule or
+        table; None when only search can tell."""
+        state, clocks = node
+        white_to_move = state[4]
+        if not moves:
+            # the side to move cannot move and has lost (KNDB art. 8a, Fries Spel art. 20)
+            return (INFINITY, 0) if white_to_move else (0, INFINITY)
+        if draw_by_count(self.variant, clocks, state) is not None:
+            return (INFINITY, 0)
+        outcome = self.tables.probe(state) if self.tables is not None else None
+        if outcome is not None:
+            return self._table_value(state, outcome, white_to_move, clocks)
+        return None
+
     def _evaluate(self, node: Node) -> tuple[int, int]:
         """Values of a node never searched: terminal, draw rule, table, or a first estimate.
 
         The result is stored, so a node is evaluated once; its children are generated only
         when the node itself is searched.
         """
-        state, clocks = node
-        white_to_move = state[4]
-        moves = count_moves(self.variant, state)  # the number is all an estimate needs
-        if not moves:
-            # the side to move cannot move and has lost (KNDB art. 8a, Fries Spel art. 20)
-            value = (INFINITY, 0) if white_to_move else (0, INFINITY)
-        elif draw_by_count(self.variant, clocks, state) is not None:
-            value = (INFINITY, 0)
-        else:
-            outcome = self.tables.probe(state) if self.tables is not None else None
-            if outcome is not None:
-                value = self._table_value(state, outcome, white_to_move, clocks)
-            elif white_to_move:
-                # first estimate: the moves the side to move may choose from or must answer
-                value = (1, moves)
-            else:
-                value = (moves, 1)
+        moves = count_moves(self.variant, node[0])  # the number is all an estimate needs
+        value = self._leaf_value(node, moves)
+        if value is None:
+            # first estimate: the moves the side to move may choose from or must answer
+            value = (1, moves) if node[0][4] else (moves, 1)
         self.table[node] = value
         return value
 

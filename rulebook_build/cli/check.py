@@ -1,6 +1,7 @@
 """``rulebook check``: judge draughts problems by the Problemistenwedstrijd criteria.
 
-    rulebook check FILE... [--json] [--time-limit SECONDS] [--variant V]
+    rulebook check FILE... [--json] [--time-limit SECONDS] [--variant V] [--win-only]
+                           [--no-tables] [--python-only]
 
 FILE may be a PDN file or a folder (every ``*.pdn`` in it, sorted).  Every game with a ``FEN``
 tag is a problem.  Prints a report per problem (verdict, proof line, each criterion) or, with
@@ -16,13 +17,16 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
-from rulebook_build.checker.search import TableLike
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
+
+if TYPE_CHECKING:
+    from rulebook_build.checker.endgame import CheckerTables
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-tables", action="store_true", help="do not use the endgame tables (slower proofs)"
+    )
+    parser.add_argument(
+        "--python-only",
+        action="store_true",
+        help="do not use the compiled proof search (International; its proofs are re-checked in "
+        "Python either way)",
     )
     parser.add_argument(
         "--win-only",
@@ -68,8 +78,8 @@ def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
 
 
 def _tables(
-    variant: Variant, cache: dict[str, TableLike | None], enabled: bool
-) -> TableLike | None:
+    variant: Variant, cache: dict[str, CheckerTables], enabled: bool
+) -> CheckerTables | None:
     if not enabled:
         return None
     if variant.name not in cache:
@@ -87,6 +97,7 @@ def _tables(
             )
             seconds = tables.prepare_missing()
             print(f"  done in {seconds:.0f} s", file=sys.stderr, flush=True)
+        tables.prover()  # compiled here on first use, not inside a problem's time
         cache[variant.name] = tables
     return cache[variant.name]
 
@@ -97,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr)
     status = 2 if input_errors else 0
     any_unsound = False
-    tables_cache: dict[str, TableLike | None] = {}
+    tables_cache: dict[str, CheckerTables] = {}
     progress = None if args.json or not sys.stderr.isatty() else _progress
     for path in files:
         try:
@@ -127,10 +138,12 @@ def run(args: argparse.Namespace) -> int:
                 print(str(error), file=sys.stderr)
                 status = 2
                 continue
+            tables = _tables(variant, tables_cache, not args.no_tables)
             judge = Judge(
                 variant,
-                tables=_tables(variant, tables_cache, not args.no_tables),
+                tables=tables,
                 progress=progress,
+                prover=None if tables is None or args.python_only else tables.prover(),
             )
             started = time.perf_counter()
             judgement = judge.judge(game, position, seconds=args.time_limit, full=not args.win_only)

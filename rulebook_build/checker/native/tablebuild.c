@@ -29,158 +29,14 @@
 #include <string.h>
 #include <time.h>
 
-typedef uint64_t bb;
+#include "draughts.h"
+
 typedef int16_t val;
 
 #define DRAW (-1)
 #define UNUSED (-2)
 #define DONE 0xFF
 #define MAX_DIST 4096
-
-/* ------------------------------------------------------------------ geometry (board.py) */
-static int bit_of(int square) { return square + (square - 1) / 10; }
-static bb BOARD;
-static bb PROMOTION; /* squares 1-5: where the side to move (seen as White) is crowned */
-static int SQUARE_OF[64];
-static const int DELTAS[4] = {-6, -5, 5, 6}; /* up-left, up-right, down-left, down-right */
-static int RAY[4][64][10];
-static int RAY_LEN[4][64];
-
-static int on_board(int b) { return b >= 0 && b < 64 && ((BOARD >> b) & 1); }
-
-static void init_geometry(void) {
-    BOARD = 0;
-    PROMOTION = 0;
-    memset(SQUARE_OF, 0, sizeof SQUARE_OF);
-    for (int s = 1; s <= 50; s++) {
-        BOARD |= (bb)1 << bit_of(s);
-        SQUARE_OF[bit_of(s)] = s;
-        if (s <= 5) PROMOTION |= (bb)1 << bit_of(s);
-    }
-    for (int d = 0; d < 4; d++)
-        for (int b = 0; b < 64; b++) {
-            RAY_LEN[d][b] = 0;
-            if (!on_board(b)) continue;
-            for (int t = b + DELTAS[d]; on_board(t); t += DELTAS[d]) RAY[d][b][RAY_LEN[d][b]++] = t;
-        }
-}
-
-static bb mirror(bb x) { /* square s -> 51 - s, bit b -> 55 - b */
-    bb r = 0;
-    while (x) {
-        int b = __builtin_ctzll(x);
-        x &= x - 1;
-        r |= (bb)1 << (55 - b);
-    }
-    return r;
-}
-
-/* ------------------------------------------------------------------ combinatorial index */
-static uint64_t BINOM[64][8];
-
-/* domains: 0 = the mover's men (squares 6-50), 1 = kings (1-50), 2 = the other side's men (1-45) */
-static int DOMAIN_SIZE[3] = {45, 50, 45};
-static int POS_IN[3][64];
-
-static void init_index(void) {
-    for (int n = 0; n < 64; n++)
-        for (int k = 0; k < 8; k++)
-            BINOM[n][k] = k == 0 ? 1 : (n == 0 ? 0 : BINOM[n - 1][k - 1] + BINOM[n - 1][k]);
-    for (int d = 0; d < 3; d++)
-        for (int b = 0; b < 64; b++) POS_IN[d][b] = -1;
-    for (int s = 1; s <= 50; s++) {
-        int b = bit_of(s);
-        if (s >= 6) POS_IN[0][b] = s - 6;
-        POS_IN[1][b] = s - 1;
-        if (s <= 45) POS_IN[2][b] = s - 1;
-    }
-}
-
-/* the rank of a set among itertools.combinations(domain, k), or -1 if not in the domain */
-static int64_t rank_of(int domain, bb set, int k) {
-    int n = DOMAIN_SIZE[domain];
-    int64_t rank = (int64_t)BINOM[n][k] - 1;
-    int j = 0;
-    while (set) {
-        int p = POS_IN[domain][__builtin_ctzll(set)];
-        set &= set - 1;
-        if (p < 0) return -1;
-        rank -= (int64_t)BINOM[n - 1 - p][k - j];
-        j++;
-    }
-    return rank;
-}
-
-typedef struct {
-    int m[4];           /* material: own men, own kings, other men, other kings */
-    uint64_t count[4];  /* sets per group */
-    uint64_t mult[4];   /* multiplier of each group's rank */
-    uint64_t size;
-    bb *sets[4];        /* every set of each group, in rank order */
-} layout;
-
-static const int GROUP_DOMAIN[4] = {0, 1, 2, 1};
-
-static void enumerate_sets(int domain, int k, bb *out) {
-    int n = DOMAIN_SIZE[domain];
-    int bits[50], pos[8];
-    int count = 0;
-    for (int s = 1; s <= 50; s++) {
-        int b = bit_of(s);
-        if (POS_IN[domain][b] >= 0) bits[POS_IN[domain][b]] = b;
-    }
-    for (int i = 0; i < k; i++) pos[i] = i;
-    uint64_t total = BINOM[n][k];
-    for (uint64_t r = 0; r < total; r++) {
-        bb set = 0;
-        for (int i = 0; i < k; i++) set |= (bb)1 << bits[pos[i]];
-        out[count++] = set;
-        /* next combination in lexicographic order */
-        int i = k - 1;
-        while (i >= 0 && pos[i] == n - k + i) i--;
-        if (i < 0) break;
-        pos[i]++;
-        for (int j = i + 1; j < k; j++) pos[j] = pos[j - 1] + 1;
-    }
-}
-
-static void make_layout(layout *l, const int m[4]) {
-    for (int g = 0; g < 4; g++) {
-        l->m[g] = m[g];
-        l->count[g] = BINOM[DOMAIN_SIZE[GROUP_DOMAIN[g]]][m[g]];
-    }
-    l->mult[3] = 1;
-    for (int g = 2; g >= 0; g--) l->mult[g] = l->mult[g + 1] * l->count[g + 1];
-    l->size = l->mult[0] * l->count[0];
-    for (int g = 0; g < 4; g++) {
-        l->sets[g] = malloc(sizeof(bb) * l->count[g]);
-        if (!l->sets[g]) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
-        enumerate_sets(GROUP_DOMAIN[g], m[g], l->sets[g]);
-    }
-}
-
-/* index of a position with the side to move seen as White (moving towards squares 1-5) */
-static int64_t index_of(const layout *l, bb om, bb ok, bb pm, bb pk) {
-    int64_t r0 = rank_of(0, om, l->m[0]);
-    int64_t r1 = rank_of(1, ok, l->m[1]);
-    int64_t r2 = rank_of(2, pm, l->m[2]);
-    int64_t r3 = rank_of(1, pk, l->m[3]);
-    if (r0 < 0 || r1 < 0 || r2 < 0 || r3 < 0) return -1;
-    return r0 * (int64_t)l->mult[0] + r1 * (int64_t)l->mult[1] + r2 * (int64_t)l->mult[2] + r3;
-}
-
-static int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm, bb *pk) {
-    uint64_t r[4];
-    for (int g = 0; g < 4; g++) {
-        r[g] = index / l->mult[g];
-        index %= l->mult[g];
-    }
-    *om = l->sets[0][r[0]];
-    *ok = l->sets[1][r[1]];
-    *pm = l->sets[2][r[2]];
-    *pk = l->sets[3][r[3]];
-    return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
-}
 
 /* ------------------------------------------------------------------ the tables it leads to */
 typedef struct {
@@ -190,19 +46,6 @@ typedef struct {
 } exit_table;
 
 static int RULES = 0;
-
-/* KNDB art. 9b-c: 5 for one king against at most two pieces with a king, 16 against three */
-static int ending_of(int a, int b, int c, int d) {
-    if (a == 0 && b == 1 && d >= 1) {
-        if (c + d <= 2) return 5;
-        if (c + d == 3) return 16;
-    }
-    if (c == 0 && d == 1 && b >= 1) {
-        if (a + b <= 2) return 5;
-        if (a + b == 3) return 16;
-    }
-    return 0;
-}
 
 /* the fresh budget of a child's counts: the lone-king ending's, else the 25 king moves each */
 static int fresh_budget(int ending) { return ending == 5 ? 10 : ending == 16 ? 32 : 50; }
@@ -257,92 +100,6 @@ static val exit_value(bb om, bb ok, bb pm, bb pk, int capture, int parent_ending
     if (!capture && ending && ending == parent_ending) return v; /* the count goes on */
     if (v > fresh_budget(ending)) return DRAW;
     return v & 1 ? 1 : 0;
-}
-
-/* ------------------------------------------------------------------ captures */
-typedef struct {
-    int origin, dest, king;
-    bb captured;
-} capture;
-
-static capture CAPS[4096];
-static int CAP_COUNT, CAP_BEST;
-
-static void record(int origin, int dest, int king, bb captured) {
-    int n = __builtin_popcountll(captured);
-    if (n < CAP_BEST) return;
-    if (n > CAP_BEST) { CAP_BEST = n; CAP_COUNT = 0; }
-    if (CAP_COUNT < 4096) CAPS[CAP_COUNT++] = (capture){origin, dest, king, captured};
-}
-
-static void man_search(int origin, int sq, bb opponent, bb empty, bb captured) {
-    int any = 0;
-    for (int d = 0; d < 4; d++) {
-        if (RAY_LEN[d][sq] < 2) continue;
-        int j = RAY[d][sq][0], l = RAY[d][sq][1];
-        bb jb = (bb)1 << j, lb = (bb)1 << l;
-        if ((opponent & ~captured & jb) && (empty & lb)) {
-            any = 1;
-            man_search(origin, l, opponent, empty, captured | jb);
-        }
-    }
-    if (!any && captured) record(origin, sq, 0, captured);
-}
-
-static void king_search(int origin, int sq, bb opponent, bb empty, bb captured) {
-    int any = 0;
-    for (int d = 0; d < 4; d++) {
-        int len = RAY_LEN[d][sq], i = 0;
-        const int *ray = RAY[d][sq];
-        while (i < len && (empty >> ray[i] & 1)) i++;
-        if (i >= len || !((opponent & ~captured) >> ray[i] & 1)) continue;
-        bb after = captured | (bb)1 << ray[i];
-        i++;
-        while (i < len && (empty >> ray[i] & 1)) {
-            any = 1;
-            king_search(origin, ray[i], opponent, empty, after);
-            i++;
-        }
-    }
-    if (!any && captured) record(origin, sq, 1, captured);
-}
-
-/* every highest capture of the side to move (White, moving up); duplicates do no harm here */
-static int captures(bb om, bb ok, bb pm, bb pk) {
-    bb opponent = pm | pk;
-    bb empty = BOARD & ~(om | ok | pm | pk);
-    CAP_COUNT = 0;
-    CAP_BEST = 1;
-    for (bb x = om; x; x &= x - 1) {
-        int o = __builtin_ctzll(x);
-        man_search(o, o, opponent, empty | (bb)1 << o, 0);
-    }
-    for (bb x = ok; x; x &= x - 1) {
-        int o = __builtin_ctzll(x);
-        king_search(o, o, opponent, empty | (bb)1 << o, 0);
-    }
-    return CAP_COUNT;
-}
-
-static int has_capture(bb om, bb ok, bb pm, bb pk) {
-    bb opponent = pm | pk;
-    bb empty = BOARD & ~(om | ok | pm | pk);
-    for (bb x = om; x; x &= x - 1) {
-        int o = __builtin_ctzll(x);
-        for (int d = 0; d < 4; d++)
-            if (RAY_LEN[d][o] >= 2 && (opponent >> RAY[d][o][0] & 1) && (empty >> RAY[d][o][1] & 1))
-                return 1;
-    }
-    for (bb x = ok; x; x &= x - 1) {
-        int o = __builtin_ctzll(x);
-        for (int d = 0; d < 4; d++) {
-            int len = RAY_LEN[d][o], i = 0;
-            const int *ray = RAY[d][o];
-            while (i < len && (empty >> ray[i] & 1)) i++;
-            if (i + 1 < len && (opponent >> ray[i] & 1) && (empty >> ray[i + 1] & 1)) return 1;
-        }
-    }
-    return 0;
 }
 
 /* ------------------------------------------------------------------ the build */
@@ -405,6 +162,7 @@ static void initialise(const member *mb, uint64_t index) {
     int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
                                   __builtin_popcountll(pm), __builtin_popcountll(pk));
     int n = captures(om, ok, pm, pk);
+    if (CAP_OVERFLOW) { fprintf(stderr, "tablebuild: more capture routes than %d\n", MAX_CAPTURES); exit(1); }
     if (n) {
         for (int i = 0; i < n; i++) {
             capture *c = &CAPS[i];

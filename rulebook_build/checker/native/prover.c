@@ -1,0 +1,535 @@
+/* Proof that White wins an International position: df-pn, compiled, for rulebook_build.
+ *
+ * The same search as ../search.py (depth-first proof-number search with the 1+epsilon trick, a
+ * node being the position with the count clocks of ../../rules/drawrules.py, the same leaves:
+ * no legal move, a count rule, the endgame tables), made about a hundred times faster so that
+ * problems whose proof needs tens of millions of nodes can be settled.  Its answer is not taken
+ * on trust: with "proved" or "refuted" it prints the proof itself, one choice per node where a
+ * single move suffices, and the Python checker (native_proof.py) walks that tree with the Python
+ * rules engine before it reports anything.  A fault in this program can cost a proof, never make
+ * a false one.
+ *
+ * Usage: prover PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK WHITE ENDING EP KP
+ *   PURE_DIR, RULES_DIR: the cached endgame tables without and with count rules (mAkB-mCkD.bin
+ *   files, two header lines then int16 values; a class without a file is not covered).
+ *   WM WK BM BK: the pieces as bitboards in the layout of board.py (hexadecimal); WHITE: 1 when
+ *   White is to move; ENDING (0, 5 or 16), EP, KP: the clocks (DrawClocks.ending, ending_plies,
+ *   king_only_plies).  Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for
+ *   a settled root every choice of the proof tree as "choice" and eight hexadecimal fields (the
+ *   node: WM WK BM BK, the node's clocks as "W/ENDING/EP/KP", then the child chosen: WM WK BM
+ *   BK), and "end".  Exit status 0, or 1 with a message on bad arguments.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "draughts.h"
+
+#define INF 1000000000LL
+#define EPSILON_DIVISOR 4
+#define KING_ONLY_PLIES 50
+
+/* ------------------------------------------------------------------ nodes */
+typedef struct {
+    bb om, ok, pm, pk; /* the side to move plays as White, towards squares 1-5 */
+    int white;         /* the side to move is White */
+    int ending, ending_plies, king_plies;
+} node;
+
+typedef struct {
+    int64_t pn, dn;
+} values;
+
+static const values PROVED = {0, INF}, REFUTED = {INF, 0};
+
+static node child_of(const node *n, int origin, int dest, int king, bb captured) {
+    bb from = (bb)1 << origin, to = (bb)1 << dest;
+    bb nm = n->om, nk = n->ok;
+    if (king) nk = (nk & ~from) | to;
+    else {
+        nm &= ~from;
+        if (to & PROMOTION) nk |= to; else nm |= to;
+    }
+    node c;
+    c.om = mirror(n->pm & ~captured);
+    c.ok = mirror(n->pk & ~captured);
+    c.pm = mirror(nm);
+    c.pk = mirror(nk);
+    c.white = !n->white;
+    /* drawrules.advance: the count of a lone-king ending runs from the move it arose; a capture
+     * starts a new one; the 25-move count runs over non-capturing king moves */
+    c.ending = ending_of(__builtin_popcountll(c.om), __builtin_popcountll(c.ok),
+                         __builtin_popcountll(c.pm), __builtin_popcountll(c.pk));
+    int same = c.ending && c.ending == n->ending && !captured;
+    c.ending_plies = same ? n->ending_plies + 1 : 0;
+    c.king_plies = king && !captured ? n->king_plies + 1 : 0;
+    return c;
+}
+
+/* a growing stack of children, one frame per level of the search, with their values as last
+ * seen by the parent (a settled value never changes; the others only guide the search) */
+static node *STACK;
+static values *SEEN_VALUES;
+static size_t STACK_TOP, STACK_SIZE;
+static int OVERFLOW_SEEN; /* a position with more capture routes than draughts.h holds */
+
+static void push_child(node c) {
+    if (STACK_TOP == STACK_SIZE) {
+        STACK_SIZE = STACK_SIZE ? 2 * STACK_SIZE : 1 << 16;
+        STACK = realloc(STACK, sizeof(node) * STACK_SIZE);
+        SEEN_VALUES = realloc(SEEN_VALUES, sizeof(values) * STACK_SIZE);
+        if (!STACK || !SEEN_VALUES) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
+    }
+    STACK[STACK_TOP++] = c;
+}
+
+static int same_position(const node *a, const node *b) {
+    return a->om == b->om && a->ok == b->ok && a->pm == b->pm && a->pk == b->pk;
+}
+
+/* pushes every move's child (two routes to the same position are one move); returns how many */
+static int generate(const node *n) {
+    size_t first = STACK_TOP;
+    int count = captures(n->om, n->ok, n->pm, n->pk);
+    if (CAP_OVERFLOW) OVERFLOW_SEEN = 1;
+    if (count) {
+        for (int i = 0; i < count; i++) {
+            const capture *c = &CAPS[i];
+            node child = child_of(n, c->origin, c->dest, c->king, c->captured);
+            int seen = 0;
+            for (size_t j = first; j < STACK_TOP && !seen; j++) seen = same_position(&STACK[j], &child);
+            if (!seen) push_child(child);
+        }
+        return (int)(STACK_TOP - first);
+    }
+    bb empty = BOARD & ~(n->om | n->ok | n->pm | n->pk);
+    for (bb x = n->om; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 2; d++) /* men move up only */
+            if (RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1)) push_child(child_of(n, o, RAY[d][o][0], 0, 0));
+    }
+    for (bb x = n->ok; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 4; d++)
+            for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++)
+                push_child(child_of(n, o, RAY[d][o][i], 1, 0));
+    }
+    return (int)(STACK_TOP - first);
+}
+
+/* the number of moves, for a first estimate (0 exactly when the side to move cannot move) */
+static int count_moves(const node *n) {
+    if (has_capture(n->om, n->ok, n->pm, n->pk)) {
+        int count = captures(n->om, n->ok, n->pm, n->pk);
+        if (CAP_OVERFLOW) OVERFLOW_SEEN = 1;
+        return count;
+    }
+    bb empty = BOARD & ~(n->om | n->ok | n->pm | n->pk);
+    int count = 0;
+    for (bb x = n->om; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 2; d++) count += RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1);
+    }
+    for (bb x = n->ok; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        for (int d = 0; d < 4; d++)
+            for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) count++;
+    }
+    return count;
+}
+
+/* drawrules.draw_by_count and plies_left, International */
+static int draw_by_count(const node *n) {
+    return n->king_plies >= KING_ONLY_PLIES || (n->ending == 16 && n->ending_plies >= 32) ||
+           (n->ending == 5 && n->ending_plies >= 10);
+}
+
+static int plies_left(const node *n) {
+    int left = KING_ONLY_PLIES - n->king_plies;
+    if (n->ending) {
+        int e = (n->ending == 5 ? 10 : 32) - n->ending_plies;
+        if (e < left) left = e;
+    }
+    return left;
+}
+
+/* ------------------------------------------------------------------ endgame tables */
+#define NOT_COVERED (-3)
+
+typedef struct {
+    int state; /* 0: not looked for, 1: mapped, 2: no table */
+    layout l;
+    const unsigned char *values;
+} table;
+
+static table TABLES[2][8 * 8 * 8 * 8];
+static const char *TABLE_DIR[2];
+
+static int16_t probe(int kind, const node *n) {
+    int m[4] = {__builtin_popcountll(n->om), __builtin_popcountll(n->ok), __builtin_popcountll(n->pm),
+                __builtin_popcountll(n->pk)};
+    if (m[0] + m[1] + m[2] + m[3] > 7 || !(m[0] + m[1]) || !(m[2] + m[3])) return NOT_COVERED;
+    table *t = &TABLES[kind][((m[0] * 8 + m[1]) * 8 + m[2]) * 8 + m[3]];
+    if (t->state == 0) {
+        t->state = 2;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/m%dk%d-m%dk%d.bin", TABLE_DIR[kind], m[0], m[1], m[2], m[3]);
+        int fd = open(path, O_RDONLY);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+            const unsigned char *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+            if (map != MAP_FAILED) {
+                size_t at = 0;
+                int lines = 0;
+                while (at < (size_t)st.st_size && lines < 2)
+                    if (map[at++] == '\n') lines++;
+                make_layout(&t->l, m);
+                if (lines == 2 && (size_t)st.st_size - at == 2 * t->l.size) {
+                    t->values = map + at;
+                    t->state = 1;
+                } else fprintf(stderr, "prover: %s: not a table of %llu slots, not used\n", path,
+                               (unsigned long long)t->l.size);
+            }
+        }
+        if (fd >= 0) close(fd);
+    }
+    if (t->state != 1) return NOT_COVERED;
+    int64_t i = index_of(&t->l, n->om, n->ok, n->pm, n->pk);
+    if (i < 0) return NOT_COVERED;
+    int16_t v;
+    memcpy(&v, t->values + 2 * i, 2);
+    return v;
+}
+
+/* distance to the end in plies, odd: the side to move wins, even: it loses, -1 a draw */
+static int white_wins(int16_t v, int white_to_move) { return v >= 0 && (v & 1) == white_to_move; }
+
+/* ------------------------------------------------------------------ transposition table */
+typedef struct {
+    bb own, opp, kings;
+    uint32_t meta; /* 0: empty slot */
+    uint32_t work;
+    int32_t pn, dn;
+} entry;
+
+#define WAYS 4
+static entry *TT;
+static uint64_t TT_MASK; /* buckets - 1 */
+
+static uint32_t meta_of(const node *n) {
+    int e = n->ending == 5 ? 1 : n->ending == 16 ? 2 : 0;
+    return 1u | (uint32_t)n->white << 1 | (uint32_t)e << 2 | (uint32_t)n->ending_plies << 4 |
+           (uint32_t)n->king_plies << 11;
+}
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dull;
+    return x ^ (x >> 33);
+}
+
+static uint64_t hash_of(const node *n, uint32_t meta) {
+    return mix(n->om * 0x9e3779b97f4a7c15ull ^ n->ok * 0xc2b2ae3d27d4eb4full ^
+               n->pm * 0x165667b19e3779f9ull ^ n->pk * 0xd6e8feb86659fd93ull ^ meta);
+}
+
+static entry *find(const node *n) {
+    uint32_t meta = meta_of(n);
+    entry *bucket = &TT[(hash_of(n, meta) & TT_MASK) * WAYS];
+    bb own = n->om | n->ok, opp = n->pm | n->pk, kings = n->ok | n->pk;
+    for (int i = 0; i < WAYS; i++)
+        if (bucket[i].meta == meta && bucket[i].own == own && bucket[i].opp == opp && bucket[i].kings == kings)
+            return &bucket[i];
+    return NULL;
+}
+
+static void store(const node *n, values v, uint32_t work) {
+    uint32_t meta = meta_of(n);
+    entry *bucket = &TT[(hash_of(n, meta) & TT_MASK) * WAYS];
+    bb own = n->om | n->ok, opp = n->pm | n->pk, kings = n->ok | n->pk;
+    entry *slot = NULL;
+    for (int i = 0; i < WAYS && !slot; i++)
+        if (bucket[i].meta == meta && bucket[i].own == own && bucket[i].opp == opp && bucket[i].kings == kings)
+            slot = &bucket[i];
+    if (slot) work += slot->work;
+    else {
+        /* an empty slot, else the one that cost least, unsettled before settled */
+        for (int i = 0; i < WAYS && !slot; i++)
+            if (!bucket[i].meta) slot = &bucket[i];
+        if (!slot) {
+            for (int i = 0; i < WAYS; i++) {
+                entry *e = &bucket[i];
+                int settled = e->pn == 0 || e->dn == 0;
+                if (!slot) slot = e;
+                else {
+                    int slot_settled = slot->pn == 0 || slot->dn == 0;
+                    if (settled < slot_settled || (settled == slot_settled && e->work < slot->work)) slot = e;
+                }
+            }
+        }
+    }
+    slot->own = own;
+    slot->opp = opp;
+    slot->kings = kings;
+    slot->meta = meta;
+    slot->work = work;
+    slot->pn = (int32_t)v.pn;
+    slot->dn = (int32_t)v.dn;
+}
+
+/* ------------------------------------------------------------------ the search */
+static uint64_t NODES, NODE_LIMIT;
+static double DEADLINE;
+static int ABORTED;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* search.py _evaluate: terminal, count rule, table, or a first estimate */
+static values evaluate(const node *n) {
+    int moves = count_moves(n);
+    if (!moves) return n->white ? REFUTED : PROVED; /* the side to move cannot move: lost */
+    if (draw_by_count(n)) return REFUTED;
+    int16_t pure = probe(0, n);
+    if (pure != NOT_COVERED) {
+        if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
+        int16_t counted = probe(1, n);
+        if (counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n)) return PROVED;
+        return (values){1, 1};
+    }
+    return n->white ? (values){1, moves} : (values){moves, 1};
+}
+
+static values lookup(const node *n) {
+    entry *e = find(n);
+    if (e) return (values){e->pn, e->dn};
+    values v = evaluate(n);
+    store(n, v, 0);
+    return v;
+}
+
+static int64_t widened(int64_t second) {
+    if (second >= INF - 1) return INF - 1;
+    return second + 1 + second / EPSILON_DIVISOR;
+}
+
+static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
+    NODES++;
+    if ((NODES & 1023) == 0 && (now() > DEADLINE || NODES > NODE_LIMIT)) ABORTED = 1;
+    values known = lookup(n);
+    if (ABORTED || known.pn == 0 || known.dn == 0) return known;
+    uint64_t nodes_before = NODES;
+    size_t first = STACK_TOP;
+    int count = generate(n);
+    for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
+        const node *c = &STACK[first + i];
+        __builtin_prefetch(&TT[(hash_of(c, meta_of(c)) & TT_MASK) * WAYS]);
+    }
+    for (int i = 0; i < count; i++) SEEN_VALUES[first + i] = lookup(&STACK[first + i]);
+    values v = known;
+    for (;;) {
+        /* at an OR node (White to move) pn is the least of the children's and dn combines
+         * them all; at an AND node the other way round */
+        int64_t best_value = INF, second_value = INF, total = 0;
+        int best = -1;
+        for (int i = 0; i < count; i++) {
+            values c = SEEN_VALUES[first + i];
+            int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
+            total = total + combined < INF ? total + combined : INF;
+            if (least < best_value) {
+                second_value = best_value;
+                best_value = least;
+                best = i;
+            } else if (least < second_value) second_value = least;
+        }
+        v.pn = n->white ? best_value : total;
+        v.dn = n->white ? total : best_value;
+        store(n, v, (uint32_t)(NODES - nodes_before));
+        nodes_before = NODES;
+        if (v.pn >= pn_limit || v.dn >= dn_limit || v.pn == 0 || v.dn == 0 || best < 0 || ABORTED) break;
+        node child = STACK[first + best];
+        values c = SEEN_VALUES[first + best];
+        int64_t child_pn_limit, child_dn_limit;
+        if (n->white) {
+            child_pn_limit = pn_limit < widened(second_value) ? pn_limit : widened(second_value);
+            child_dn_limit = dn_limit - v.dn + c.dn;
+        } else {
+            child_dn_limit = dn_limit < widened(second_value) ? dn_limit : widened(second_value);
+            child_pn_limit = pn_limit - v.pn + c.pn;
+        }
+        SEEN_VALUES[first + best] = mid(&child, child_pn_limit, child_dn_limit < INF - 1 ? child_dn_limit : INF - 1);
+    }
+    STACK_TOP = first;
+    return v;
+}
+
+/* ------------------------------------------------------------------ the proof, printed */
+/* the nodes already printed or known to be closed by a leaf, by the TT's key */
+typedef struct {
+    bb own, opp, kings;
+    uint32_t meta;
+} key;
+
+static key *SEEN;
+static size_t SEEN_COUNT, SEEN_SIZE; /* SEEN_SIZE a power of two */
+
+static int seen_before(const node *n) {
+    key k = {n->om | n->ok, n->pm | n->pk, n->ok | n->pk, meta_of(n)};
+    if (2 * (SEEN_COUNT + 1) > SEEN_SIZE) {
+        size_t old_size = SEEN_SIZE;
+        key *old = SEEN;
+        SEEN_SIZE = old_size ? 2 * old_size : 1 << 16;
+        SEEN = calloc(SEEN_SIZE, sizeof(key));
+        if (!SEEN) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
+        SEEN_COUNT = 0;
+        for (size_t i = 0; i < old_size; i++)
+            if (old[i].meta) {
+                size_t j = mix(old[i].own ^ mix(old[i].opp ^ mix(old[i].kings ^ old[i].meta))) & (SEEN_SIZE - 1);
+                while (SEEN[j].meta) j = (j + 1) & (SEEN_SIZE - 1);
+                SEEN[j] = old[i];
+                SEEN_COUNT++;
+            }
+        free(old);
+    }
+    size_t j = mix(k.own ^ mix(k.opp ^ mix(k.kings ^ k.meta))) & (SEEN_SIZE - 1);
+    while (SEEN[j].meta) {
+        if (!memcmp(&SEEN[j], &k, sizeof k)) return 1;
+        j = (j + 1) & (SEEN_SIZE - 1);
+    }
+    SEEN[j] = k;
+    SEEN_COUNT++;
+    return 0;
+}
+
+static void print_position(const node *n) {
+    bb wm = n->white ? n->om : mirror(n->pm), wk = n->white ? n->ok : mirror(n->pk);
+    bb xm = n->white ? n->pm : mirror(n->om), xk = n->white ? n->pk : mirror(n->ok);
+    printf(" %llx %llx %llx %llx", (unsigned long long)wm, (unsigned long long)wk, (unsigned long long)xm,
+           (unsigned long long)xk);
+}
+
+static int settled(values v, int proof) { return proof ? v.pn == 0 : v.dn == 0; }
+
+/* prints the choices of the proof (proof=1) or refutation (0) below ``n``; 0 if it fails */
+static int print_tree(const node *n, int proof) {
+    if (seen_before(n)) return 1;
+    values leaf = evaluate(n);
+    if (settled(leaf, proof)) return 1;
+    if (leaf.pn == 0 || leaf.dn == 0) return 0; /* closed the other way: not a proof */
+    size_t first = STACK_TOP;
+    int count = generate(n);
+    int ok = 1;
+    if (n->white == proof) { /* one child suffices: the first settled one, searched again if lost */
+        int chosen = -1;
+        for (int i = 0; i < count && chosen < 0; i++)
+            if (settled(lookup(&STACK[first + i]), proof)) chosen = i;
+        for (int i = 0; i < count && chosen < 0 && !ABORTED; i++) {
+            node child = STACK[first + i]; /* the stack may move while the child is searched */
+            if (settled(mid(&child, INF - 1, INF - 1), proof)) chosen = i;
+        }
+        if (chosen < 0) ok = 0;
+        else {
+            printf("choice");
+            print_position(n);
+            printf(" %d/%d/%d/%d", n->white, n->ending, n->ending_plies, n->king_plies);
+            print_position(&STACK[first + chosen]);
+            printf("\n");
+            node child = STACK[first + chosen];
+            ok = print_tree(&child, proof);
+        }
+    } else {
+        for (int i = 0; i < count && ok; i++) {
+            node child = STACK[first + i];
+            if (!settled(lookup(&child), proof) && !settled(mid(&child, INF - 1, INF - 1), proof)) ok = 0;
+            else ok = print_tree(&child, proof);
+        }
+    }
+    STACK_TOP = first;
+    return ok && !ABORTED;
+}
+
+/* ------------------------------------------------------------------ main */
+static int parse_hex(const char *text, bb *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 16);
+    if (errno || *end || end == text || (v & ~BOARD)) return 0;
+    *out = v;
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 14) {
+        fprintf(stderr, "usage: prover PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK WHITE ENDING EP KP\n");
+        return 1;
+    }
+    init_geometry();
+    init_index();
+    TABLE_DIR[0] = argv[1];
+    TABLE_DIR[1] = argv[2];
+    double seconds = atof(argv[3]);
+    NODE_LIMIT = strtoull(argv[4], NULL, 10);
+    uint64_t megabytes = strtoull(argv[5], NULL, 10);
+    bb wm, wk, xm, xk;
+    if (!parse_hex(argv[6], &wm) || !parse_hex(argv[7], &wk) || !parse_hex(argv[8], &xm) ||
+        !parse_hex(argv[9], &xk) || (wm & wk) || ((wm | wk) & (xm | xk)) || (xm & xk)) {
+        fprintf(stderr, "prover: bad position\n");
+        return 1;
+    }
+    node root;
+    root.white = atoi(argv[10]) != 0;
+    root.om = root.white ? wm : mirror(xm);
+    root.ok = root.white ? wk : mirror(xk);
+    root.pm = root.white ? xm : mirror(wm);
+    root.pk = root.white ? xk : mirror(wk);
+    root.ending = atoi(argv[11]);
+    root.ending_plies = atoi(argv[12]);
+    root.king_plies = atoi(argv[13]);
+    if ((root.ending != 0 && root.ending != 5 && root.ending != 16) || root.ending_plies < 0 ||
+        root.ending_plies > 40 || root.king_plies < 0 || root.king_plies > KING_ONLY_PLIES) {
+        fprintf(stderr, "prover: bad clocks\n");
+        return 1;
+    }
+    uint64_t buckets = 1;
+    while (buckets * 2 * WAYS * sizeof(entry) <= megabytes << 20) buckets *= 2;
+    size_t bytes = buckets * WAYS * sizeof(entry);
+    TT = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (TT == MAP_FAILED) {
+        fprintf(stderr, "prover: cannot allocate %llu MB\n", (unsigned long long)megabytes);
+        return 1;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(TT, bytes, MADV_HUGEPAGE); /* fewer TLB misses on a table read at random */
+#endif
+    TT_MASK = buckets - 1;
+    double started = now();
+    DEADLINE = started + seconds;
+    values v = mid(&root, INF - 1, INF - 1);
+    const char *result = ABORTED || OVERFLOW_SEEN ? "undecided" : v.pn == 0 ? "proved" : v.dn == 0 ? "refuted" : "undecided";
+    printf("result %s\nnodes %llu\nseconds %.3f\n", result, (unsigned long long)NODES, now() - started);
+    if (strcmp(result, "undecided")) {
+        /* the tree gets the time that is left, and a little more so a found proof is not lost */
+        DEADLINE = (DEADLINE > now() ? DEADLINE : now()) + 0.25 * seconds;
+        NODE_LIMIT = NODES + NODE_LIMIT;
+        if (!print_tree(&root, result[0] == 'p')) {
+            printf("tree incomplete\n");
+            return 0;
+        }
+        printf("tree %llu\n", (unsigned long long)SEEN_COUNT);
+    }
+    printf("end\n");
+    return 0;
+}

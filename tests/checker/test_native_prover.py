@@ -1,0 +1,182 @@
+"""The compiled proof search (``native/prover.c``) and the Python walk that checks its trees.
+
+The compiled search is not trusted: ``ProofSearch`` accepts its "proved" or "refuted" only after
+walking the tree it prints with the Python engine.  These tests check that it agrees with the
+Python search where both settle a node, that its trees pass the walk, and that a wrong tree (a
+claimed proof of a position White does not win, a missing or illegal choice) is turned down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker import native
+from rulebook_build.checker.endgame import CheckerTables, checker_tables
+from rulebook_build.checker.judge import Judge
+from rulebook_build.checker.search import (
+    NATIVE_FROM_SECONDS,
+    Node,
+    ProofSearch,
+    child_node,
+    root_node,
+)
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.replay import start_position
+from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.rules.drawrules import DrawClocks
+from rulebook_build.rules.movegen import State, generate
+
+pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+
+PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
+PWCP = PROBLEMS.parents[1] / "shared" / "pdn-conformance" / "games" / "succeed" / "PWCP_2.pdn"
+
+
+@pytest.fixture(scope="module")
+def tables() -> CheckerTables:
+    found = checker_tables(INTERNATIONAL)
+    found.prepare_missing()  # up to 4 pieces, as 'rulebook check' builds them
+    return found
+
+
+@pytest.fixture(scope="module")
+def prover(tables: CheckerTables) -> native.NativeProver:
+    compiled = tables.prover()
+    assert compiled is not None, "a C compiler is here, so the search must compile"
+    return compiled
+
+
+def first_moves(path: Path) -> list[Node]:
+    games, errors = read_pdn_file(path)
+    assert not errors
+    found = []
+    for game in games[:4]:
+        root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
+        moves = generate(INTERNATIONAL, root[0])
+        found += [child_node(INTERNATIONAL, root, move) for move in moves]
+    return found
+
+
+def test_the_compiled_search_agrees_with_the_python_search(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    compared = {"proved": 0, "refuted": 0}
+    # the collection's problems, and the first four of the PWCP-2 (where some tries are
+    # refuted only deep down)
+    for path in [*sorted(PROBLEMS.glob("international-*.pdn")), PWCP]:
+        for node in first_moves(path):
+            python = ProofSearch(INTERNATIONAL, tables=tables).prove(node, seconds=1.0).verdict
+            answer = prover.solve(node[0], node[1], seconds=2.0, node_limit=10**9)
+            assert answer.problem is None
+            if "undecided" in (python, answer.verdict):
+                continue
+            assert answer.verdict == python
+            compared[python] += 1
+    # both kinds of answer were met, so the comparison said something
+    assert compared["proved"] >= 15 and compared["refuted"] >= 45, compared
+
+
+def test_a_compiled_proof_is_checked_and_kept_for_the_criteria(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    (game,), _ = read_pdn_file(PROBLEMS / "international-05.pdn")
+    judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
+    judgement = judge.judge(game, start_position(game, INTERNATIONAL), seconds=30.0)
+    assert judgement.white_wins == "proved"
+    assert judgement.verdict == "sound"
+    assert judgement.proof_line, "the walked tree's nodes are settled in the Python table"
+
+
+def test_a_compiled_proof_passes_the_walk(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    search = ProofSearch(INTERNATIONAL, tables=tables, prover=prover)
+    node = next(n for n in first_moves(PROBLEMS / "international-05.pdn") if is_the_key(n, tables))
+    result = search.prove(node, seconds=5.0)
+    assert result.verdict == "proved"
+    assert search.native_nodes > 0 and not search.native_problems
+    assert search.table[node] == (0, 10**9)
+
+
+def is_the_key(node: Node, tables: CheckerTables) -> bool:
+    return ProofSearch(INTERNATIONAL, tables=tables).prove(node, seconds=2.0).verdict == "proved"
+
+
+# ------------------------------------------------------------------ wrong trees are turned down
+@dataclass
+class Claim:
+    """An answer as the compiled search would give it, made up by the test."""
+
+    verdict: str
+    choices: dict[tuple[int, ...], tuple[int, int, int, int]] = field(default_factory=dict)
+    nodes: int = 1
+    problem: str | None = None
+
+    def choice(self, state: State, clocks: DrawClocks) -> tuple[int, int, int, int] | None:
+        key = (*native.pieces_of(state), int(state[4]), int(clocks.ending or 0))
+        return self.choices.get((*key, clocks.ending_plies, clocks.king_only_plies))
+
+
+@dataclass
+class Liar:
+    """A prover that always gives the same answer."""
+
+    claim: Claim
+    calls: int = 0
+
+    def solve(self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int) -> Claim:
+        self.calls += 1
+        return self.claim
+
+
+def test_a_claimed_proof_of_a_drawn_position_is_turned_down() -> None:
+    # a king each: nobody wins; the claim chooses White's first move at the root only
+    node = root_node(INTERNATIONAL, parse_fen("W:WK46:BK5", variant=INTERNATIONAL).state())
+    child = child_node(INTERNATIONAL, node, generate(INTERNATIONAL, node[0])[0])
+    key = (*native.pieces_of(node[0]), 1, 0, 0, 0)
+    liar = Liar(Claim("proved", {key: native.pieces_of(child[0])}))
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    result = search.prove(node, seconds=NATIVE_FROM_SECONDS + 0.5)
+    assert liar.calls == 1
+    assert result.verdict != "proved"
+    assert search.native_problems == ["the compiled search's tree has no legal choice"]
+    assert search.table.get(child, (1, 1))[0] != 0
+
+
+def test_a_choice_that_is_no_legal_move_is_turned_down() -> None:
+    # White wins at once with 28x19 (Black then has no piece); the claim names another square
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
+    node = root_node(INTERNATIONAL, state)
+    key = (*native.pieces_of(state), 1, 0, 0, 0)
+    liar = Liar(Claim("proved", {key: (1 << 30, 0, 0, 0)}))
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    result = search.prove(node, seconds=NATIVE_FROM_SECONDS + 0.5)
+    assert search.native_problems == ["the compiled search's tree has no legal choice"]
+    assert result.verdict == "proved", "the Python search still proves it in the time left"
+
+
+def test_a_claimed_refutation_of_a_won_position_is_turned_down() -> None:
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
+    search = ProofSearch(INTERNATIONAL, prover=Liar(Claim("refuted")))
+    result = search.prove(root_node(INTERNATIONAL, state), seconds=NATIVE_FROM_SECONDS + 0.5)
+    assert search.native_problems == ["the compiled search's tree ends in a wrong leaf"]
+    assert result.verdict == "proved"
+
+
+def test_a_short_search_stays_in_python() -> None:
+    liar = Liar(Claim("refuted"))
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    assert search.prove(root_node(INTERNATIONAL, state), seconds=0.1).verdict == "proved"
+    assert liar.calls == 0
+
+
+def test_the_program_refuses_an_impossible_position(prover: native.NativeProver) -> None:
+    overlapping = (1 << 30, 0, 1 << 30, 0, True, (0, 0), (0, 0))
+    answer = prover.solve(overlapping, DrawClocks(None, 0, 0, None, 0), seconds=1, node_limit=10)
+    assert answer.verdict == "undecided"
+    assert answer.problem == "the compiled search failed: prover: bad position"
