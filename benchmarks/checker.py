@@ -30,12 +30,16 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--full", action="store_true", help="judge every criterion")
     parser.add_argument("--no-tables", action="store_true")
+    parser.add_argument(
+        "--python-only", action="store_true", help="without the compiled proof search"
+    )
     parser.add_argument("--first", type=int, default=0, help="only the first N problems")
     parser.add_argument("--only", default="", help="comma-separated Event names, e.g. A5,A9")
     parser.add_argument("--file", type=Path, default=PWCP)
     args = parser.parse_args()
 
     tables = None
+    prover = None
     if not args.no_tables:
         from rulebook_build.checker.endgame import CACHED_PIECES, checker_tables
 
@@ -50,6 +54,8 @@ def main() -> int:
             + ", ".join(f"{n}: {count}" for n, count in by_size.items())
             + f" (built up to {tables.max_pieces}; 'rulebook tables --pieces 5' builds the rest)"
         )
+        prover = None if args.python_only else tables.prover()
+        print(f"compiled proof search: {'used' if prover else 'not used'}")
     games, errors = read_pdn_file(args.file)
     if errors:
         print(f"{len(errors)} PDN errors in {args.file}", file=sys.stderr)
@@ -61,7 +67,7 @@ def main() -> int:
     proved = with_key = 0
     for game in problems:
         position = parse_fen(game.fen or "", variant=INTERNATIONAL)
-        judge = Judge(INTERNATIONAL, tables=tables)
+        judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
         judgement = judge.judge(game, position, seconds=args.time_limit, full=args.full)
         times.append(judgement.seconds)
         key = judgement.solution.key
