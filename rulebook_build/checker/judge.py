@@ -40,6 +40,8 @@ from rulebook_build.rules.position import to_move
 Status = Literal["pass", "fail", "undecided"]
 CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
 ALTERNATIVE_SECONDS = 0.05
+COOK_PLIES = 9
+"""How much of a cook's winning line the detail of criterion C shows."""
 
 
 @dataclass(slots=True)
@@ -196,7 +198,7 @@ class Judge:
         walk = _Walk()
         if judgement.white_wins == "proved":
             self._walk_tree(search, root, position, replayed, walk, clock, [], 0)
-        self._criterion_c(judgement, keys, walk)
+        self._criterion_c(judgement, keys, walk, search, root, position)
         self._criterion_d(position, replayed, judgement, clock)
         self._criterion_e(search, replayed, judgement, clock)
         self._criterion_f(search, replayed, judgement, clock)
@@ -428,13 +430,29 @@ class Judge:
                 main_index + 1 if on_main and main_index is not None else None,
             )
 
-    def _criterion_c(self, judgement: Judgement, keys: dict[str, str], walk: _Walk) -> None:
+    def _criterion_c(
+        self,
+        judgement: Judgement,
+        keys: dict[str, str],
+        walk: _Walk,
+        search: ProofSearch,
+        root: Node,
+        position: Position,
+    ) -> None:
         if judgement.white_wins != "proved":
             judgement.criteria["C"] = Criterion("undecided", "the win is not proved")
             return
         if len(judgement.winning_keys) > 1:
+            cooks = [k for k in judgement.winning_keys if k != judgement.solution.key]
+            lines = "; ".join(
+                f"{' '.join(self._line(search, root, position, [], first=key)[:COOK_PLIES])} ..."
+                for key in cooks[:3]
+            )
             judgement.criteria["C"] = Criterion(
-                "fail", "cook: more than one winning key: " + ", ".join(judgement.winning_keys)
+                "fail",
+                "cook: more than one winning key: "
+                + ", ".join(judgement.winning_keys)
+                + f"; a line that wins: {lines}",
             )
             return
         later = [(line, moves) for line, moves in walk.duals if line]
@@ -643,6 +661,20 @@ class Judge:
         ):
             return []
         main = list(replayed.main.engine_moves()) if replayed else []
+        return self._line(search, root, position, main)
+
+    @staticmethod
+    def _line(
+        search: ProofSearch,
+        root: Node,
+        position: Position,
+        main: list[Move],
+        *,
+        first: str | None = None,
+    ) -> list[str]:
+        """A line of the proof from ``root``: White plays a proved move (``first``, given in
+        notation, to begin with, else the main line's where it is proved), Black the main line's
+        move or its first legal one."""
         line: list[str] = []
         node, current = root, position
         for ply in range(200):
@@ -656,6 +688,10 @@ class Judge:
                 options = list(children)
             if not options:
                 break
+            if ply == 0 and first is not None:
+                options = [o for o in options if move_notation(current, to_move(o[0])) == first]
+                if not options:
+                    break
             raw, child = next(((r, c) for r, c in options if to_move(r) == wanted), options[0])
             move = to_move(raw)
             line.append(move_notation(current, move))

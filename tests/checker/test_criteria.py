@@ -103,6 +103,10 @@ def test_c_fail_cook_lists_both_keys(unsound: dict[str, Judgement]) -> None:
     assert set(judgement.winning_keys) == {"12-7", "12-8"}
     assert judgement.criteria["C"].status == "fail"
     assert "12-7" in judgement.criteria["C"].detail and "12-8" in judgement.criteria["C"].detail
+    # the key the composer did not give is shown winning, with Black's replies
+    (cook,) = set(judgement.winning_keys) - {judgement.solution.key}
+    line = judgement.criteria["C"].detail.split("a line that wins: ")[1].split()
+    assert line[0] == cook and len(line) >= 3
     assert judgement.verdict == "unsound"
 
 
