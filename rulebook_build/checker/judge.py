@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rulebook_build.checker.legality import check_reachable
+from rulebook_build.checker.messages import Argument, render
 from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
@@ -48,9 +49,22 @@ COOK_PLIES = 9
 class Criterion:
     status: Status
     detail: str
+    message: str = ""
+    """The id of the detail in ``messages.py`` (for the site's translations)."""
+    args: dict[str, Argument] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, str]:
-        return {"status": self.status, "detail": self.detail}
+    @classmethod
+    def say(cls, status: Status, message: str, **args: Argument) -> Criterion:
+        detail = render(message, args)
+        assert detail is not None, message
+        return cls(status, detail, message, args)
+
+    def as_json(self) -> dict[str, object]:
+        found: dict[str, object] = {"status": self.status, "detail": self.detail}
+        if self.message:
+            found["message"] = self.message
+            found["args"] = self.args
+        return found
 
 
 @dataclass(slots=True)
@@ -186,9 +200,7 @@ class Judge:
 
         if not full:
             for name in CRITERIA:
-                judgement.criteria.setdefault(
-                    name, Criterion("undecided", "not examined (only the win was asked for)")
-                )
+                judgement.criteria.setdefault(name, Criterion.say("undecided", "not_examined"))
             judgement.nodes = search.nodes
             judgement.seconds = time.perf_counter() - started
             judgement.verdict = self._verdict(judgement)
@@ -252,52 +264,52 @@ class Judge:
         else:
             judgement.white_wins = "undecided"
         if judgement.white_wins == "proved":
-            detail = f"White wins (proved), key {' / '.join(proved)}"
-            judgement.criteria["A"] = Criterion("pass", detail)
+            judgement.criteria["A"] = Criterion.say("pass", "a_pass", keys=" / ".join(proved))
         elif judgement.white_wins == "refuted":
-            judgement.criteria["A"] = Criterion(
-                "fail", "White cannot force a win: every first move was refuted"
-            )
+            judgement.criteria["A"] = Criterion.say("fail", "a_fail")
         else:
             open_keys = [k for k, v in results.items() if v == "undecided"]
-            judgement.criteria["A"] = Criterion(
-                "undecided",
-                "undecided (time limit): no winning key proved; still open: "
-                + ", ".join(open_keys),
+            judgement.criteria["A"] = Criterion.say(
+                "undecided", "a_undecided", keys=", ".join(open_keys)
             )
         return results
 
     # ------------------------------------------------------------------ B
     def _static_criteria(self, position: Position, judgement: Judgement) -> None:
         report = check_reachable(position)
-        judgement.criteria["B1"] = Criterion(report.status, report.detail)  # type: ignore[arg-type]
+        judgement.criteria["B1"] = Criterion.say(
+            report.status,  # type: ignore[arg-type]
+            report.message,
+            **report.args,
+        )
         white_men, white_kings = position.count(True)
         black_men, black_kings = position.count(False)
         white_material = white_men + 2 * white_kings
         black_material = black_men + 2 * black_kings
         if white_material > black_material:
-            judgement.criteria["B2"] = Criterion(
+            judgement.criteria["B2"] = Criterion.say(
                 "fail",
-                f"White has more material ({white_men} men, {white_kings} kings against "
-                f"{black_men} men, {black_kings} kings)",
+                "b2_fail",
+                white_men=white_men,
+                white_kings=white_kings,
+                black_men=black_men,
+                black_kings=black_kings,
             )
         else:
-            judgement.criteria["B2"] = Criterion(
-                "pass", f"White {white_men + white_kings} pieces, Black {black_men + black_kings}"
+            judgement.criteria["B2"] = Criterion.say(
+                "pass", "b2_pass", white=white_men + white_kings, black=black_men + black_kings
             )
         kings = position.squares_of("white", "king") + position.squares_of("black", "king")
         judgement.criteria["B3"] = (
-            Criterion("fail", "kings on " + ", ".join(map(str, sorted(kings))))
+            Criterion.say("fail", "b3_fail", squares=", ".join(map(str, sorted(kings))))
             if kings
-            else Criterion("pass", "no kings")
+            else Criterion.say("pass", "b3_pass")
         )
         if position.white_to_move and position.has_capture():
             captures = ", ".join(move_notation(position, m) for m in position.legal_moves())
-            judgement.criteria["B4"] = Criterion(
-                "fail", f"a black piece is en prise: White can capture at once ({captures})"
-            )
+            judgement.criteria["B4"] = Criterion.say("fail", "b4_fail", captures=captures)
         else:
-            judgement.criteria["B4"] = Criterion("pass", "White has no capture at the start")
+            judgement.criteria["B4"] = Criterion.say("pass", "b4_pass")
 
     # ------------------------------------------------------------------ the solution
     def _check_solution_legality(self, game: PdnGame, judgement: Judgement) -> ReplayedGame | None:
@@ -440,7 +452,7 @@ class Judge:
         position: Position,
     ) -> None:
         if judgement.white_wins != "proved":
-            judgement.criteria["C"] = Criterion("undecided", "the win is not proved")
+            judgement.criteria["C"] = Criterion.say("undecided", "not_proved")
             return
         if len(judgement.winning_keys) > 1:
             cooks = [k for k in judgement.winning_keys if k != judgement.solution.key]
@@ -448,43 +460,38 @@ class Judge:
                 f"{' '.join(self._line(search, root, position, [], first=key)[:COOK_PLIES])} ..."
                 for key in cooks[:3]
             )
-            judgement.criteria["C"] = Criterion(
-                "fail",
-                "cook: more than one winning key: "
-                + ", ".join(judgement.winning_keys)
-                + f"; a line that wins: {lines}",
+            judgement.criteria["C"] = Criterion.say(
+                "fail", "c_cook", keys=", ".join(judgement.winning_keys), lines=lines
             )
             return
         later = [(line, moves) for line, moves in walk.duals if line]
         if later:
-            shown = "; ".join(
-                f"after {' '.join(line)}: {' / '.join(moves)} all win" for line, moves in later[:3]
+            duals: list[list[str | int]] = [
+                [" ".join(line), " / ".join(moves)] for line, moves in later[:3]
+            ]
+            judgement.criteria["C"] = (
+                Criterion.say("fail", "c_dual_more", duals=duals, count=len(later) - 3)
+                if len(later) > 3
+                else Criterion.say("fail", "c_dual", duals=duals)
             )
-            more = f" (+{len(later) - 3} more)" if len(later) > 3 else ""
-            judgement.criteria["C"] = Criterion("fail", f"dual: {shown}{more}")
             return
         open_keys = [k for k, v in keys.items() if v == "undecided"]
         if open_keys or walk.undecided or not walk.complete:
-            judgement.criteria["C"] = Criterion(
-                "undecided",
-                "undecided (time limit): "
-                + (f"keys not refuted: {', '.join(open_keys)}; " if open_keys else "")
-                + f"{walk.undecided} later alternatives undecided"
-                + ("" if walk.complete else "; the solution tree was not walked to the end"),
-            )
+            if open_keys:
+                judgement.criteria["C"] = Criterion.say(
+                    "undecided", "c_undecided_keys", keys=", ".join(open_keys), later=walk.undecided
+                )
+            else:
+                message = "c_undecided" if walk.complete else "c_undecided_cut"
+                judgement.criteria["C"] = Criterion.say("undecided", message, later=walk.undecided)
             return
-        judgement.criteria["C"] = Criterion(
-            "pass",
-            f"one winning key and one winning move at every White turn "
-            f"({walk.nodes_walked} positions of the solution tree; endings decided by the "
-            "endgame table are not walked)",
-        )
+        judgement.criteria["C"] = Criterion.say("pass", "c_pass", count=walk.nodes_walked)
 
     def _criterion_g(
         self, replayed: ReplayedGame | None, judgement: Judgement, walk: _Walk
     ) -> None:
         if replayed is None or judgement.white_wins != "proved":
-            judgement.criteria["G"] = Criterion("undecided", "no proved solution to examine")
+            judgement.criteria["G"] = Criterion.say("undecided", "no_solution")
             return
         notations = [step.notation for step in replayed.main.moves]
         last_black_capture = max(
@@ -505,20 +512,13 @@ class Judge:
         ]
         if in_final:
             line, moves = in_final[0]
-            judgement.criteria["G"] = Criterion(
-                "fail",
-                f"the final phase is not won in one way: after {' '.join(line)}: "
-                + " / ".join(moves)
-                + " all win",
+            judgement.criteria["G"] = Criterion.say(
+                "fail", "g_fail", line=" ".join(line), moves=" / ".join(moves)
             )
         elif walk.undecided or not walk.complete:
-            judgement.criteria["G"] = Criterion(
-                "undecided", "undecided (time limit): the final phase was not fully examined"
-            )
+            judgement.criteria["G"] = Criterion.say("undecided", "g_undecided")
         else:
-            judgement.criteria["G"] = Criterion(
-                "pass", "every Black defence in the final phase has exactly one winning reply"
-            )
+            judgement.criteria["G"] = Criterion.say("pass", "g_pass")
 
     # ------------------------------------------------------------------ D
     def _criterion_d(
@@ -529,13 +529,11 @@ class Judge:
         clock: _Clock,
     ) -> None:
         if replayed is None or judgement.solution.key_wins is not True:
-            judgement.criteria["D"] = Criterion(
-                "undecided", "needs a legal solution whose key wins"
-            )
+            judgement.criteria["D"] = Criterion.say("undecided", "d_needs_key")
             return
         pieces = position.pieces()
-        idle: list[str] = []
-        open_: list[str] = []
+        idle: list[list[str | int]] = []
+        open_: list[list[str | int]] = []
         men = [(square, piece) for square, piece in pieces.items() if not piece.is_king]
         for index, (square, piece) in enumerate(men):
             budget = clock.left() / max(1, len(men) - index) * 0.5
@@ -557,21 +555,15 @@ class Judge:
                 continue
             verdict = self._same_solution(smaller, replayed, budget)
             if verdict == "same":
-                idle.append(f"{colour} man on {square}")
+                idle.append([colour, square])
             elif verdict == "undecided":
-                open_.append(f"{colour} {square}")
+                open_.append([colour, square])
         if idle:
-            judgement.criteria["D"] = Criterion(
-                "fail", "idle: " + ", ".join(idle) + " (the solution works without it)"
-            )
+            judgement.criteria["D"] = Criterion.say("fail", "d_fail", men=idle)
         elif open_:
-            judgement.criteria["D"] = Criterion(
-                "undecided", "undecided (time limit) for the men on " + ", ".join(open_)
-            )
+            judgement.criteria["D"] = Criterion.say("undecided", "d_undecided", men=open_)
         else:
-            judgement.criteria["D"] = Criterion(
-                "pass", f"each of the {len(men)} men is needed: without it the solution fails"
-            )
+            judgement.criteria["D"] = Criterion.say("pass", "d_pass", count=len(men))
 
     def _same_solution(self, position: Position, replayed: ReplayedGame, seconds: float) -> str:
         """ "same" if the composer's main line is legal here and its key still wins."""
@@ -594,10 +586,10 @@ class Judge:
         clock: _Clock,
     ) -> None:
         if replayed is None or judgement.white_wins != "proved":
-            judgement.criteria["E"] = Criterion("undecided", "no proved solution to examine")
+            judgement.criteria["E"] = Criterion.say("undecided", "no_solution")
             return
         white_steps = [step for step in replayed.main.moves if step.white]
-        swapped: list[str] = []
+        swapped: list[list[str | int]] = []
         undecided = False
         for first, second in itertools.pairwise(white_steps):
             if second.move not in first.before.legal_moves():
@@ -605,17 +597,15 @@ class Judge:
             child = root_node(self.variant, first.before.play(second.move).state())
             verdict = search.prove(child, seconds=max(0.05, clock.share(0.2))).verdict
             if verdict == "proved":
-                swapped.append(f"{first.notation} and {second.notation}")
+                swapped.append([first.notation, second.notation])
             elif verdict == "undecided":
                 undecided = True
         if swapped:
-            judgement.criteria["E"] = Criterion(
-                "fail", "interchangeable: " + "; ".join(swapped) + " (either order wins)"
-            )
+            judgement.criteria["E"] = Criterion.say("fail", "e_fail", pairs=swapped)
         elif undecided:
-            judgement.criteria["E"] = Criterion("undecided", "undecided (time limit)")
+            judgement.criteria["E"] = Criterion.say("undecided", "e_undecided")
         else:
-            judgement.criteria["E"] = Criterion("pass", "no two White moves can change places")
+            judgement.criteria["E"] = Criterion.say("pass", "e_pass")
 
     def _criterion_f(
         self,
@@ -626,31 +616,25 @@ class Judge:
     ) -> None:
         """The composer's line is carried through to the final win (or a proved won ending)."""
         if replayed is None or not replayed.main.moves:
-            judgement.criteria["F"] = Criterion("undecided", "no legal solution to examine")
+            judgement.criteria["F"] = Criterion.say("undecided", "f_no_solution")
             return
         end = replayed.end
         if not end.legal_moves():
-            winner = "White" if not end.white_to_move else "Black"
-            status: Status = "pass" if winner == "White" else "fail"
-            judgement.criteria["F"] = Criterion(
-                status, f"the solution ends the game: {winner} wins (the other side cannot move)"
+            white_won = not end.white_to_move
+            judgement.criteria["F"] = (
+                Criterion.say("pass", "f_white_wins")
+                if white_won
+                else Criterion.say("fail", "f_black_wins")
             )
             return
         node = root_node(self.variant, end.state())
         verdict = search.prove(node, seconds=max(0.05, clock.share(0.3))).verdict
         if verdict == "proved":
-            judgement.criteria["F"] = Criterion(
-                "pass", "the solution ends in an ending that is proved won for White"
-            )
+            judgement.criteria["F"] = Criterion.say("pass", "f_pass")
         elif verdict == "refuted":
-            judgement.criteria["F"] = Criterion(
-                "fail", "the solution stops in a position White cannot win: " + format_fen(end)
-            )
+            judgement.criteria["F"] = Criterion.say("fail", "f_fail", fen=format_fen(end))
         else:
-            judgement.criteria["F"] = Criterion(
-                "undecided",
-                "undecided (time limit): the position where the solution stops was not proved won",
-            )
+            judgement.criteria["F"] = Criterion.say("undecided", "f_undecided")
 
     # ------------------------------------------------------------------ report
     def _proof_line(

@@ -16,8 +16,9 @@ says so ("necessary conditions hold; no game from the start was constructed").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from rulebook_build.checker.messages import Argument, render
 from rulebook_build.errors import PositionError
 from rulebook_build.rules import Position
 from rulebook_build.rules.board import DIAGONALS, neighbour
@@ -26,8 +27,13 @@ from rulebook_build.rules.board import DIAGONALS, neighbour
 @dataclass(frozen=True, slots=True)
 class LegalityReport:
     status: str  # "pass" or "fail"
-    detail: str
+    message: str  # the id of the detail in messages.py
+    args: dict[str, Argument] = field(default_factory=dict)
     last_move: str | None = None
+
+    @property
+    def detail(self) -> str:
+        return render(self.message, self.args) or self.message
 
 
 def _counts(position: Position) -> tuple[int, int, int, int]:
@@ -42,30 +48,24 @@ def _counts(position: Position) -> tuple[int, int, int, int]:
 def check_reachable(position: Position) -> LegalityReport:
     wm, wk, bm, bk = _counts(position)
     if wm + wk > 20:
-        return LegalityReport("fail", f"White has {wm + wk} pieces; a side starts with 20")
+        return LegalityReport("fail", "b1_white_pieces", {"count": wm + wk})
     if bm + bk > 20:
-        return LegalityReport("fail", f"Black has {bm + bk} pieces; a side starts with 20")
+        return LegalityReport("fail", "b1_black_pieces", {"count": bm + bk})
     if not position.white_to_move:
-        return LegalityReport("fail", "Black is to move: a problem starts with White to move")
+        return LegalityReport("fail", "b1_black_to_move")
     if wm + wk == 0:
-        return LegalityReport("fail", "White has no pieces")
+        return LegalityReport("fail", "b1_no_white")
     last = find_last_black_move(position)
     if last is None:
-        return LegalityReport(
-            "fail",
-            "Black has no legal last move into this position (no quiet move or single capture "
-            "leads here from a legal position with Black to move)",
-        )
-    captured_white = 20 - (wm + wk)
-    captured_black = 20 - (bm + bk)
-    return LegalityReport(
-        "pass",
-        f"necessary conditions hold: {wm + wk} white and {bm + bk} black pieces "
-        f"({captured_black} black and {captured_white} white pieces captured), "
-        f"Black's last move could be {last}; no game from the start position was constructed "
-        "(not proven reachable)",
-        last,
-    )
+        return LegalityReport("fail", "b1_no_last_move")
+    args: dict[str, Argument] = {
+        "white": wm + wk,
+        "black": bm + bk,
+        "captured_black": 20 - (bm + bk),
+        "captured_white": 20 - (wm + wk),
+        "last": last,
+    }
+    return LegalityReport("pass", "b1_pass", args, last)
 
 
 def find_last_black_move(position: Position) -> str | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from rulebook_build.checker.judge import CRITERIA, problem_digest
+from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
@@ -256,6 +257,17 @@ def render_problem(
     return "\n".join(parts)
 
 
+def _detail(entry: dict[str, object], lang: str) -> str:
+    """A criterion's detail in the page's language: from its message id and arguments where
+    ``rulebook check`` wrote them, else the English ``detail``."""
+    message, args = entry.get("message"), entry.get("args")
+    if isinstance(message, str) and isinstance(args, dict):
+        translated = render(message, args, lang)
+        if translated is not None:
+            return translated
+    return str(entry.get("detail", ""))
+
+
 def _verdict_html(
     problem: _Problem, collection: ProblemCollection, *, lang: str, where: str
 ) -> str:
@@ -281,7 +293,7 @@ def _verdict_html(
         status = str(entry.get("status", "undecided"))
         rows.append(
             f'<tr class="rb-{status}"><td>{name}</td><td>{_label(lang, status)}</td>'
-            f"<td>{html.escape(str(entry.get('detail', '')))}</td></tr>"
+            f"<td>{html.escape(_detail(entry, lang))}</td></tr>"
         )
     return (
         f"{title}<p><strong>{_label(lang, 'overall')}: {_label(lang, verdict)}</strong>. "

@@ -80,6 +80,13 @@ def make_collection(folder: Path, *, with_verdict: bool) -> ProblemCollection:
                 for name in ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
             },
         }
+        # as 'rulebook check --json' writes it: the English detail and the message behind it
+        record["criteria"]["D"] = {
+            "status": "pass",
+            "detail": "each of the 7 men is needed: without it the solution fails",
+            "message": "d_pass",
+            "args": {"count": 7},
+        }
         (folder / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return ProblemCollection(folder)
 
@@ -96,7 +103,21 @@ def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> 
     assert "rulebook_build team" in html and "Internationaal" in html
     assert "moves: 6-1 32x12 1x31 36x18 11x13" in html  # the player's main line
     assert "1. 6-1 32x12 2. 1x31 36x18 3. 11x13" in html  # the solution text
-    assert "Eindoordeel: correct" in html and "detail D" in html
+    assert "Eindoordeel: correct" in html and "detail C" in html
+    # the detail with a message is shown in the page's language, the others as written
+    assert "elk van de 7 schijven is nodig" in html and "each of the 7" not in html
+
+
+def test_a_detail_without_a_translation_is_shown_in_english(tmp_path: Path) -> None:
+    collection = make_collection(tmp_path, with_verdict=True)
+    html = render_problem(
+        "file: international-01.pdn",
+        lang="en",
+        where="p.md:3",
+        collection=collection,
+        diagram=no_diagram,
+    )
+    assert "each of the 7 men is needed: without it the solution fails" in html
 
 
 def test_problem_page_refuses_a_stale_verdict(tmp_path: Path) -> None:

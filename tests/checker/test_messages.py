@@ -1,0 +1,36 @@
+"""The criterion details in every language: the same messages, the same arguments."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from rulebook_build.checker.messages import MESSAGES, render
+
+
+def fields(template: str) -> list[str]:
+    return sorted(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
+
+
+@pytest.mark.parametrize("lang", ["nl", "fy"])
+def test_every_message_is_translated_with_the_same_arguments(lang: str) -> None:
+    assert set(MESSAGES[lang]) == set(MESSAGES["en"])
+    for message, template in MESSAGES["en"].items():
+        assert fields(MESSAGES[lang][message]) == fields(template), message
+
+
+def test_list_arguments_are_written_item_by_item_with_translated_colours() -> None:
+    men: list[list[str | int]] = [["white", 50], ["black", 5]]
+    assert render("d_fail", {"men": men}) == (
+        "idle: white man on 50; black man on 5 (the solution works without it)"
+    )
+    assert render("d_fail", {"men": men}, "nl") == (
+        "overbodig: witte schijf op 50; zwarte schijf op 5 (de oplossing werkt ook zonder)"
+    )
+
+
+def test_an_unknown_message_or_language_gives_none() -> None:
+    assert render("no such message", {}) is None
+    assert render("b3_pass", {}, "de") is None
+    assert render("b3_fail", {}) is None  # its argument is missing
