@@ -91,15 +91,18 @@ def make_collection(folder: Path, *, with_verdict: bool) -> ProblemCollection:
     return ProblemCollection(folder)
 
 
-def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> None:
-    collection = make_collection(tmp_path, with_verdict=True)
-    html = render_problem(
+def problem_page(folder: Path, lang: str) -> str:
+    return render_problem(
         "file: international-01.pdn",
-        lang="nl",
+        lang=lang,
         where="p.md:3",
-        collection=collection,
+        collection=make_collection(folder, with_verdict=True),
         diagram=no_diagram,
     )
+
+
+def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> None:
+    html = problem_page(tmp_path, "nl")
     assert "rulebook_build team" in html and "Internationaal" in html
     assert "moves: 6-1 32x12 1x31 36x18 11x13" in html  # the player's main line
     assert "1. 6-1 32x12 2. 1x31 36x18 3. 11x13" in html  # the solution text
@@ -108,15 +111,8 @@ def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> 
     assert "elk van de 7 schijven is nodig" in html and "each of the 7" not in html
 
 
-def test_a_detail_without_a_translation_is_shown_in_english(tmp_path: Path) -> None:
-    collection = make_collection(tmp_path, with_verdict=True)
-    html = render_problem(
-        "file: international-01.pdn",
-        lang="en",
-        where="p.md:3",
-        collection=collection,
-        diagram=no_diagram,
-    )
+def test_the_english_page_shows_the_english_detail(tmp_path: Path) -> None:
+    html = problem_page(tmp_path, "en")
     assert "each of the 7 men is needed: without it the solution fails" in html
 
 
