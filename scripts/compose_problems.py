@@ -357,15 +357,13 @@ class Composer:
     @staticmethod
     def idle_men(judgement: Judgement) -> list[tuple[str, int]]:
         criterion = judgement.criteria["D"]
-        if criterion.status != "fail" or not criterion.detail.startswith("idle: "):
+        if criterion.status != "fail" or criterion.message != "d_fail":
             return []
         if any(c.status == "fail" for n, c in judgement.criteria.items() if n != "D"):
             return []
-        men = []
-        for part in criterion.detail.removeprefix("idle: ").split(" (")[0].split(", "):
-            colour, _man, _on, square = part.split()
-            men.append((colour, int(square)))
-        return men
+        men = criterion.args["men"]
+        assert isinstance(men, list)
+        return [(str(colour), int(square)) for colour, square in men]
 
     def without(self, position: Position, idle: list[tuple[str, int]]) -> Position | None:
         white = [s for s in position.squares_of("white", "man") if ("white", s) not in idle]
