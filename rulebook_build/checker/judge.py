@@ -201,7 +201,7 @@ class Judge:
         if not full:
             for name in CRITERIA:
                 judgement.criteria.setdefault(name, Criterion.say("undecided", "not_examined"))
-            judgement.nodes = search.nodes
+            judgement.nodes = search.nodes + search.native_nodes
             judgement.seconds = time.perf_counter() - started
             judgement.verdict = self._verdict(judgement)
             return judgement
@@ -216,7 +216,7 @@ class Judge:
         self._criterion_f(search, replayed, judgement, clock)
         self._criterion_g(replayed, judgement, walk)
         judgement.proof_line = self._proof_line(search, root, position, replayed)
-        judgement.nodes = search.nodes
+        judgement.nodes = search.nodes + search.native_nodes
         judgement.seconds = time.perf_counter() - started
         judgement.verdict = self._verdict(judgement)
         return judgement
