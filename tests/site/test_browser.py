@@ -228,9 +228,18 @@ def test_search_finds_a_move_and_a_word(browser: Any, server: str) -> None:
         page.locator("label.md-search__icon, .md-search__input").first.click()
         page.locator("input.md-search__input").fill("")
         page.keyboard.type(query)  # Material searches on key events
-        results = page.locator(".md-search-result__item a")
-        results.first.wait_for(timeout=10000)
-        hrefs = [str(results.nth(i).get_attribute("href")) for i in range(results.count())]
+        # Material redraws the list after every key: wait for the expected result, then read
+        # every link in one go (reading them one by one raced a redraw on a busy machine)
+        links = ".md-search-result__item a"
+        page.wait_for_function(
+            "([links, expected]) => [...document.querySelectorAll(links)]"
+            ".some(a => (a.getAttribute('href') || '').includes(expected))",
+            arg=[links, expected],
+            timeout=10000,
+        )
+        hrefs = page.locator(links).evaluate_all(
+            "found => found.map(a => a.getAttribute('href') || '')"
+        )
         assert any(expected in href for href in hrefs), (query, hrefs)
         if path == "/en/":
             assert all("/en/" in href for href in hrefs), hrefs
