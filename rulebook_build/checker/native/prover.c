@@ -213,6 +213,13 @@ static int16_t probe(int kind, const node *n) {
 static int white_wins(int16_t v, int white_to_move) { return v >= 0 && (v & 1) == white_to_move; }
 
 /* ------------------------------------------------------------------ transposition table */
+/* a node as the tables key it: the pieces of each side, the kings, and the side to move with
+ * the clocks (meta, never 0) */
+typedef struct {
+    bb own, opp, kings;
+    uint32_t meta;
+} key;
+
 typedef struct {
     bb own, opp, kings;
     uint32_t meta; /* 0: empty slot */
@@ -238,29 +245,37 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 33);
 }
 
-static uint64_t hash_of(const node *n, uint32_t meta) {
-    return mix(n->om * 0x9e3779b97f4a7c15ull ^ n->ok * 0xc2b2ae3d27d4eb4full ^
-               n->pm * 0x165667b19e3779f9ull ^ n->pk * 0xd6e8feb86659fd93ull ^ meta);
+static key key_of(const node *n) {
+    return (key){n->om | n->ok, n->pm | n->pk, n->ok | n->pk, meta_of(n)};
 }
 
-static entry *find(const node *n) {
-    uint32_t meta = meta_of(n);
-    entry *bucket = &TT[(hash_of(n, meta) & TT_MASK) * WAYS];
-    bb own = n->om | n->ok, opp = n->pm | n->pk, kings = n->ok | n->pk;
+static uint64_t key_hash(const key *k) {
+    return mix(k->own * 0x9e3779b97f4a7c15ull ^ k->opp * 0xc2b2ae3d27d4eb4full ^
+               k->kings * 0x165667b19e3779f9ull ^ k->meta);
+}
+
+/* fields compared one by one: a key's padding bytes are not part of it */
+static int same_key(const key *a, bb own, bb opp, bb kings, uint32_t meta) {
+    return a->meta == meta && a->own == own && a->opp == opp && a->kings == kings;
+}
+
+static entry *bucket_of(const key *k) { return &TT[(key_hash(k) & TT_MASK) * WAYS]; }
+
+static entry *match(entry *bucket, const key *k) {
     for (int i = 0; i < WAYS; i++)
-        if (bucket[i].meta == meta && bucket[i].own == own && bucket[i].opp == opp && bucket[i].kings == kings)
-            return &bucket[i];
+        if (same_key(k, bucket[i].own, bucket[i].opp, bucket[i].kings, bucket[i].meta)) return &bucket[i];
     return NULL;
 }
 
+static entry *find(const node *n) {
+    key k = key_of(n);
+    return match(bucket_of(&k), &k);
+}
+
 static void store(const node *n, values v, uint32_t work) {
-    uint32_t meta = meta_of(n);
-    entry *bucket = &TT[(hash_of(n, meta) & TT_MASK) * WAYS];
-    bb own = n->om | n->ok, opp = n->pm | n->pk, kings = n->ok | n->pk;
-    entry *slot = NULL;
-    for (int i = 0; i < WAYS && !slot; i++)
-        if (bucket[i].meta == meta && bucket[i].own == own && bucket[i].opp == opp && bucket[i].kings == kings)
-            slot = &bucket[i];
+    key k = key_of(n);
+    entry *bucket = bucket_of(&k);
+    entry *slot = match(bucket, &k);
     if (slot) work += slot->work;
     else {
         /* an empty slot, else the one that cost least, unsettled before settled */
@@ -278,10 +293,10 @@ static void store(const node *n, values v, uint32_t work) {
             }
         }
     }
-    slot->own = own;
-    slot->opp = opp;
-    slot->kings = kings;
-    slot->meta = meta;
+    slot->own = k.own;
+    slot->opp = k.opp;
+    slot->kings = k.kings;
+    slot->meta = k.meta;
     slot->work = work;
     slot->pn = (int32_t)v.pn;
     slot->dn = (int32_t)v.dn;
@@ -335,8 +350,8 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
     size_t first = STACK_TOP;
     int count = generate(n);
     for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
-        const node *c = &STACK[first + i];
-        __builtin_prefetch(&TT[(hash_of(c, meta_of(c)) & TT_MASK) * WAYS]);
+        key k = key_of(&STACK[first + i]);
+        __builtin_prefetch(bucket_of(&k));
     }
     for (int i = 0; i < count; i++) SEEN_VALUES[first + i] = lookup(&STACK[first + i]);
     values v = known;
@@ -377,17 +392,12 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
 }
 
 /* ------------------------------------------------------------------ the proof, printed */
-/* the nodes already printed or known to be closed by a leaf, by the TT's key */
-typedef struct {
-    bb own, opp, kings;
-    uint32_t meta;
-} key;
-
+/* the nodes already printed or known to be closed by a leaf */
 static key *SEEN;
 static size_t SEEN_COUNT, SEEN_SIZE; /* SEEN_SIZE a power of two */
 
 static int seen_before(const node *n) {
-    key k = {n->om | n->ok, n->pm | n->pk, n->ok | n->pk, meta_of(n)};
+    key k = key_of(n);
     if (2 * (SEEN_COUNT + 1) > SEEN_SIZE) {
         size_t old_size = SEEN_SIZE;
         key *old = SEEN;
@@ -397,16 +407,16 @@ static int seen_before(const node *n) {
         SEEN_COUNT = 0;
         for (size_t i = 0; i < old_size; i++)
             if (old[i].meta) {
-                size_t j = mix(old[i].own ^ mix(old[i].opp ^ mix(old[i].kings ^ old[i].meta))) & (SEEN_SIZE - 1);
+                size_t j = key_hash(&old[i]) & (SEEN_SIZE - 1);
                 while (SEEN[j].meta) j = (j + 1) & (SEEN_SIZE - 1);
                 SEEN[j] = old[i];
                 SEEN_COUNT++;
             }
         free(old);
     }
-    size_t j = mix(k.own ^ mix(k.opp ^ mix(k.kings ^ k.meta))) & (SEEN_SIZE - 1);
+    size_t j = key_hash(&k) & (SEEN_SIZE - 1);
     while (SEEN[j].meta) {
-        if (!memcmp(&SEEN[j], &k, sizeof k)) return 1;
+        if (same_key(&SEEN[j], k.own, k.opp, k.kings, k.meta)) return 1;
         j = (j + 1) & (SEEN_SIZE - 1);
     }
     SEEN[j] = k;
