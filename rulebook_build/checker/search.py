@@ -231,7 +231,6 @@ class ProofSearch:
         settled = (0, INFINITY) if proof else (INFINITY, 0)
         passed: set[Node] = set()
         waiting = [root]
-        variant = self.variant
         while waiting:
             node = waiting.pop()
             if node in passed:
@@ -240,8 +239,8 @@ class ProofSearch:
                 self.native_problems.append("no time left to check the compiled search's tree")
                 return False
             state, clocks = node
-            moves = generate(variant, state)
-            value = self._leaf_value(node, len(moves))
+            children = self.expand(node)
+            value = self._leaf_value(node, len(children))
             if value == settled:
                 passed.add(node)
                 continue
@@ -251,20 +250,13 @@ class ProofSearch:
             passed.add(node)
             if state[4] == proof:  # one move suffices: the one the tree chose
                 chosen = answer.choice(state, clocks)
-                child = next(
-                    (
-                        child
-                        for move in moves
-                        if pieces_of((child := child_node(variant, node, move))[0]) == chosen
-                    ),
-                    None,
-                )
+                child = next((c for _move, c in children if pieces_of(c[0]) == chosen), None)
                 if child is None:
                     self.native_problems.append("the compiled search's tree has no legal choice")
                     return False
                 waiting.append(child)
             else:
-                waiting.extend(child_node(variant, node, move) for move in moves)
+                waiting.extend(child for _move, child in children)
         for node in passed:
             self.table[node] = settled
         return True
