@@ -33,6 +33,10 @@ from rulebook_build.rules.variants import Variant
 
 INFINITY: Final = 10**9
 EPSILON_DIVISOR: Final = 4  # the 1+epsilon trick with epsilon = 1/4
+# Sums of proof numbers stop growing here, far below INFINITY.  A subtree reached by several
+# lines is counted once per parent, so sums can grow without bound; one that reached
+# INFINITY - 1 at the root would end the search early, as if it had been settled.
+SUM_CAP: Final = INFINITY // 2
 Verdict = Literal["proved", "refuted", "undecided"]
 Node = tuple[State, DrawClocks]
 
@@ -108,6 +112,14 @@ def _widened(second_value: int) -> int:
     if second_value >= INFINITY - 1:
         return INFINITY - 1
     return second_value + 1 + second_value // EPSILON_DIVISOR
+
+
+def _summed(total: int, value: int) -> int:
+    """``total + value`` for a proof-number sum: INFINITY stays INFINITY, the rest stops at
+    SUM_CAP."""
+    if total >= INFINITY or value >= INFINITY:
+        return INFINITY
+    return min(SUM_CAP, total + value)
 
 
 def _white_wins(outcome: OutcomeLike, white_to_move: bool) -> bool:
@@ -363,7 +375,7 @@ class ProofSearch:
             pn, dn = INFINITY, 0
             for index, (_move, child) in enumerate(children):
                 child_pn, child_dn = self._child_values(child, path)
-                dn = min(INFINITY, dn + child_dn)
+                dn = _summed(dn, child_dn)
                 if child_pn < best_value:
                     second_value = best_value
                     best_value = child_pn
@@ -377,7 +389,7 @@ class ProofSearch:
         pn, dn = 0, INFINITY  # AND node: pn = sum, dn = min
         for index, (_move, child) in enumerate(children):
             child_pn, child_dn = self._child_values(child, path)
-            pn = min(INFINITY, pn + child_pn)
+            pn = _summed(pn, child_pn)
             if child_dn < best_value:
                 second_value = best_value
                 best_value = child_dn

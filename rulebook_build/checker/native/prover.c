@@ -35,6 +35,10 @@
 
 #define INF 1000000000LL
 #define EPSILON_DIVISOR 4
+/* search.py SUM_CAP: a sum of proof numbers stops growing here, far below INF; a subtree reached
+ * by several lines is counted once per parent, and a sum that reached INF - 1 at the root would
+ * end the search early as if it had been settled */
+#define SUM_CAP (INF / 2)
 #define KING_ONLY_PLIES 50
 
 /* ------------------------------------------------------------------ nodes */
@@ -363,7 +367,7 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
         for (int i = 0; i < count; i++) {
             values c = SEEN_VALUES[first + i];
             int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
-            total = total + combined < INF ? total + combined : INF;
+            total = total >= INF || combined >= INF ? INF : total + combined < SUM_CAP ? total + combined : SUM_CAP;
             if (least < best_value) {
                 second_value = best_value;
                 best_value = least;
