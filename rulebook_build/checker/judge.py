@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -33,7 +33,7 @@ from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLi
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.pdn import PdnGame, write_game
-from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
+from rulebook_build.notation.replay import ReplayedGame, ReplayedMove, move_notation, replay
 from rulebook_build.rules import Move, Position, Variant
 from rulebook_build.rules.movegen import RawMove
 from rulebook_build.rules.position import to_move
@@ -338,17 +338,17 @@ class Judge:
         key_step = replayed.main.moves[0]
         judgement.solution.key = key_step.notation
         # every White move of the main line must win
+        steps = replayed.main.moves
         node = root_node(self.variant, replayed.start.state())
-        for step in replayed.main.moves:
-            raw, child = self._child(search, node, step.move)
+        for index, step in enumerate(steps):
+            _raw, child = self._child(search, node, step.move)
             if step.white:
                 verdict = search.prove(child, seconds=max(0.05, clock.share(0.1))).verdict
                 if step is key_step:
                     judgement.solution.key_wins = {"proved": True, "refuted": False}.get(verdict)
                 if verdict == "refuted":
-                    refutation = self._refutation(search, child, step.after)
-                    judgement.solution.error = f"false solution: {step.notation} does not win" + (
-                        f"; Black refutes with {refutation}" if refutation else ""
+                    judgement.solution.error = self._false_solution(
+                        search, steps, index, child, clock
                     )
                     return
                 if verdict == "undecided" and judgement.solution.error is None:
@@ -356,12 +356,69 @@ class Judge:
                         f"undecided (time limit): could not prove that {step.notation} wins"
                     )
             node = child
-            del raw
 
-    def _refutation(self, search: ProofSearch, node: Node, position: Position) -> str | None:
-        """Black's reply that keeps White from winning, when the search has shown one."""
-        for raw, child in search.expand(node):
+    def _false_solution(
+        self,
+        search: ProofSearch,
+        steps: Sequence[ReplayedMove],
+        index: int,
+        after_white: Node,
+        clock: _Clock,
+    ) -> str:
+        """What to say of a White move of the solution (``steps[index]``, leading to
+        ``after_white``) that does not win.
+
+        Black's refutation is looked for where the solution goes wrong: as long as the reply
+        the solution gives is itself proved to keep White from winning, the solution is
+        followed (every White move after such a reply loses the win too), so the composer sees
+        the first Black move of the line that should have been another one, or that the line
+        ends in a position White does not win."""
+        said = f"false solution: {steps[index].notation} does not win"
+        white_at, node = index, after_white
+        while white_at + 1 < len(steps):
+            reply = steps[white_at + 1]
+            _raw, after_reply = self._child(search, node, reply.move)
+            verdict = search.prove(after_reply, seconds=max(0.05, clock.share(0.1))).verdict
+            if verdict == "undecided":
+                break
+            if verdict == "proved":  # the solution's reply loses: Black had a better one
+                refutation = self._refutation(search, node, steps[white_at].after, clock)
+                if refutation is None:
+                    break
+                return (
+                    f"{said}; Black refutes with {refutation}{self._after(steps, index, white_at)}"
+                    f" (the solution plays {reply.notation})"
+                )
+            if white_at + 2 >= len(steps):  # the reply holds and the solution ends there
+                line = " ".join(step.notation for step in steps[: white_at + 2])
+                return f"{said}; the solution ends after {line}, a position White does not win"
+            white_at += 2
+            _raw, node = self._child(search, after_reply, steps[white_at].move)
+        refutation = self._refutation(search, node, steps[white_at].after, clock)
+        if refutation is None:
+            return said
+        return f"{said}; Black refutes with {refutation}{self._after(steps, index, white_at)}"
+
+    @staticmethod
+    def _after(steps: Sequence[ReplayedMove], index: int, white_at: int) -> str:
+        """ " after <the solution up to steps[white_at]>", or "" when that is the move itself."""
+        if white_at == index:
+            return ""
+        return " after " + " ".join(step.notation for step in steps[: white_at + 1])
+
+    def _refutation(
+        self, search: ProofSearch, node: Node, position: Position, clock: _Clock
+    ) -> str | None:
+        """Black's reply that keeps White from winning in ``node`` (itself refuted): one the
+        search has already shown, else the first that a short search shows."""
+        children = search.expand(node)
+        for raw, child in children:
             if search.is_refuted(child):
+                return move_notation(position, to_move(raw))
+        for raw, child in children:
+            if search.is_proved(child):
+                continue
+            if search.prove(child, seconds=max(0.05, clock.share(0.1))).verdict == "refuted":
                 return move_notation(position, to_move(raw))
         return None
 

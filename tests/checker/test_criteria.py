@@ -12,8 +12,10 @@ import pytest
 
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
+from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
+from rulebook_build.notation.replay import replay
 from rulebook_build.rules import INTERNATIONAL, Position
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
@@ -117,6 +119,35 @@ def test_false_solution_shows_blacks_refutation(unsound: dict[str, Judgement]) -
     assert judgement.solution.error is not None
     assert "Black refutes with 9x7" in judgement.solution.error
     assert judgement.verdict == "unsound"
+
+
+def test_false_solution_names_the_first_black_move_that_goes_wrong(
+    unsound: dict[str, Judgement],
+) -> None:
+    # 42-38 does not win, the solution's 14-19 holds for Black, but after 38-33 its 34-39 loses
+    judgement = find(unsound, "refuted later")
+    assert judgement.solution.key_wins is False
+    error = judgement.solution.error or ""
+    assert "42-38 does not win" in error
+    assert "after 42-38 14-19 38-33 (the solution plays 34-39)" in error
+    # the reply named instead really keeps White from winning, and the solution's does not
+    refutation = error.split("Black refutes with ")[1].split()[0]
+    line = "1. 42-38 14-19 2. 38-33 {} *"
+    for reply, verdict in ((refutation, "refuted"), ("34-39", "proved")):
+        games, _ = read_pdn(f'[FEN "W:W31,42:B14,34"]\n\n{line.format(reply)}\n')
+        end = replay(games[0], variant=INTERNATIONAL).main.moves[-1].after
+        node = root_node(INTERNATIONAL, end.state())
+        assert ProofSearch(INTERNATIONAL).prove(node, seconds=10).verdict == verdict
+
+
+def test_false_solution_that_ends_where_white_does_not_win(
+    unsound: dict[str, Judgement],
+) -> None:
+    judgement = find(unsound, "a line ending")
+    assert judgement.solution.error == (
+        "false solution: 42-38 does not win; the solution ends after 42-38 14-19, "
+        "a position White does not win"
+    )
 
 
 def test_d_pass_and_fail(a3: Judgement, unsound: dict[str, Judgement]) -> None:
