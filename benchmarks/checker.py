@@ -1,10 +1,16 @@
 """Time of the problem checker on a fixed problem set: the PWCP-2 category-A problems.
 
     python benchmarks/checker.py [--time-limit 20] [--full] [--no-tables] [--first N]
+        [--only A5,A9] [--python-only] [--file PDN]
 
 For each problem: is White's win proved, are the published key and every winning key found,
 and how long it took.  By default only criterion A and the winning keys are settled (as the
-done-when of the checker asks); ``--full`` judges every criterion.
+done-when of the checker asks); ``--full`` judges every criterion.  A key that is proved not to
+win is shown with the checker's account of where the solution goes wrong.
+
+``--file`` runs another International problem file, such as the other collections of the PDN
+conformance set: ``"PWCP 2a.pdn"`` (59 problems, PWCP_2's 51 and 8 more), ``Cat.B1.pdn`` (37
+problems of 7 against 7) and ``Cat.D1.pdn`` (19 problems of 8 to 12 a side).
 """
 
 from __future__ import annotations
@@ -81,6 +87,8 @@ def main() -> int:
         )
         if extra:
             line += f"  other winning keys: {', '.join(extra)}"
+        if judgement.solution.key_wins is False:
+            line += f"\n      {judgement.solution.error}"
         if args.full:
             line += f"  verdict {judgement.verdict}: " + " ".join(
                 f"{n}={c.status[0]}" for n, c in judgement.criteria.items()
