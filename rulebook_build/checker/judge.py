@@ -175,7 +175,9 @@ class Judge:
         """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys.
 
         With ``full=False`` each first move other than the composer's key gets at most
-        ``ALTERNATIVE_SECONDS``: a try not proved by then is simply not listed as winning.
+        ``ALTERNATIVE_SECONDS`` once a key is proved: a try not proved by then is simply not
+        listed as winning.  While no key is proved the win rests on the other first moves, and
+        they share all the time that is left.
         """
         self.alternative_seconds = None if full else ALTERNATIVE_SECONDS
         started = time.perf_counter()
@@ -247,8 +249,11 @@ class Judge:
                     budget = max(self.alternative_seconds, clock.left() - owed)
                 else:
                     budget = clock.share(0.45)
-            elif self.alternative_seconds is not None:
+            elif self.alternative_seconds is not None and "proved" in results.values():
                 budget = min(self.alternative_seconds, clock.share(1 / remaining))
+            elif self.alternative_seconds is not None:
+                # no key proved yet: the win rests on the other moves, which share what is left
+                budget = clock.share(1 / remaining)
             else:
                 budget = clock.share(0.6 / remaining)
             self._say(f"A: searching key {move_notation(position, move)}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebook_build.checker.endgame import CheckerTables, checker_tables
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import ProofSearch, root_node
@@ -19,6 +20,7 @@ from rulebook_build.notation.replay import replay
 from rulebook_build.rules import INTERNATIONAL, Position
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
+ENDINGS = ("refuted later", "a line ending")
 
 A3 = """[Event "PWCP-2 A3"]
 [SetUp "1"]
@@ -34,16 +36,28 @@ def judge_text(text: str, seconds: float = 3.0) -> Judgement:
     return judge_game(games[0], seconds)
 
 
-def judge_game(game: object, seconds: float = 3.0) -> Judgement:
+def judge_game(
+    game: object, seconds: float = 3.0, tables: CheckerTables | None = None
+) -> Judgement:
     position = parse_fen(game.fen, variant=INTERNATIONAL)  # type: ignore[attr-defined]
-    return Judge(INTERNATIONAL).judge(game, position, seconds=seconds)  # type: ignore[arg-type]
+    judge = Judge(INTERNATIONAL, tables=tables)
+    return judge.judge(game, position, seconds=seconds)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
 def unsound() -> dict[str, Judgement]:
+    """Each unsound problem judged by the search alone, but those whose lines run into endings:
+    they are judged with the checker's endgame tables, as 'rulebook check' judges them (the
+    search alone would need far more than a test's seconds)."""
     games, errors = read_pdn_file(UNSOUND)
     assert not errors
-    return {str(game.tag("Event")): judge_game(game) for game in games}
+    tables = checker_tables(INTERNATIONAL)
+    return {
+        str(game.tag("Event")): judge_game(
+            game, tables=tables if str(game.tag("Event")).startswith(ENDINGS) else None
+        )
+        for game in games
+    }
 
 
 def find(judgements: dict[str, Judgement], prefix: str) -> Judgement:
@@ -137,7 +151,8 @@ def test_false_solution_names_the_first_black_move_that_goes_wrong(
         games, _ = read_pdn(f'[FEN "W:W31,42:B14,34"]\n\n{line.format(reply)}\n')
         end = replay(games[0], variant=INTERNATIONAL).main.moves[-1].after
         node = root_node(INTERNATIONAL, end.state())
-        assert ProofSearch(INTERNATIONAL).prove(node, seconds=10).verdict == verdict
+        search = ProofSearch(INTERNATIONAL, tables=checker_tables(INTERNATIONAL))
+        assert search.prove(node, seconds=10).verdict == verdict
 
 
 def test_false_solution_that_ends_where_white_does_not_win(
