@@ -41,6 +41,12 @@ from rulebook_build.rules.position import to_move
 Status = Literal["pass", "fail", "undecided"]
 CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
 ALTERNATIVE_SECONDS = 0.05
+# A judgement that is still undecided is made again with the time it left unused (the search
+# keeps what it settled): at most MAX_ROUNDS rounds, a new one only with at least
+# MIN_ROUND_SECONDS and MIN_ROUND_SHARE of the time limit left.
+MAX_ROUNDS = 6
+MIN_ROUND_SECONDS = 0.5
+MIN_ROUND_SHARE = 0.05
 COOK_PLIES = 9
 """How much of a cook's winning line the detail of criterion C shows."""
 
@@ -164,6 +170,10 @@ class Judge:
         self.progress = progress
         self.prover = prover
         self.alternative_seconds: float | None = None
+        # criterion D's problems without one man (by square): verdicts and searches, kept
+        # from round to round of one judgement
+        self._removals: dict[int, str] = {}
+        self._removal_searches: dict[int, ProofSearch] = {}
 
     def _say(self, message: str) -> None:
         if self.progress is not None:
@@ -191,11 +201,43 @@ class Judge:
         )
         search = ProofSearch(self.variant, tables=self.tables, prover=self.prover)
         root = root_node(self.variant, position.state())
+        self._removals = {}
+        self._removal_searches = {}
+        self._static_criteria(position, judgement)
+        static = dict(judgement.criteria)
+        for round_number in range(1, MAX_ROUNDS + 1):
+            if round_number > 1:
+                self._say(f"time left ({clock.left():.1f} s): judging again with it")
+                judgement.criteria = dict(static)
+                judgement.winning_keys = []
+                judgement.proof_line = []
+            self._judge_round(game, position, search, root, judgement, clock, full)
+            judgement.criteria = {n: judgement.criteria[n] for n in CRITERIA}
+            judgement.nodes = search.nodes + search.native_nodes
+            judgement.seconds = time.perf_counter() - started
+            # what a round left open may be settled with the time the round left unused: the
+            # search keeps what it settled, so a new round redoes only what was open
+            still_open = (
+                judgement.verdict == "undecided" if full else (judgement.white_wins == "undecided")
+            )
+            if not still_open or clock.left() < max(MIN_ROUND_SECONDS, seconds * MIN_ROUND_SHARE):
+                break
+        return judgement
+
+    def _judge_round(
+        self,
+        game: PdnGame,
+        position: Position,
+        search: ProofSearch,
+        root: Node,
+        judgement: Judgement,
+        clock: _Clock,
+        full: bool,
+    ) -> None:
         replayed = self._check_solution_legality(game, judgement)
 
         # --- A and the winning keys
         keys = self._winning_keys(search, position, root, replayed, judgement, clock)
-        self._static_criteria(position, judgement)
 
         # --- the composer's solution
         self._check_solution_wins(search, replayed, judgement, clock)
@@ -203,10 +245,8 @@ class Judge:
         if not full:
             for name in CRITERIA:
                 judgement.criteria.setdefault(name, Criterion.say("undecided", "not_examined"))
-            judgement.nodes = search.nodes + search.native_nodes
-            judgement.seconds = time.perf_counter() - started
             judgement.verdict = self._verdict(judgement)
-            return judgement
+            return
 
         # --- C, G: walk the solution tree
         walk = _Walk()
@@ -218,10 +258,7 @@ class Judge:
         self._criterion_f(search, replayed, judgement, clock)
         self._criterion_g(replayed, judgement, walk)
         judgement.proof_line = self._proof_line(search, root, position, replayed)
-        judgement.nodes = search.nodes + search.native_nodes
-        judgement.seconds = time.perf_counter() - started
         judgement.verdict = self._verdict(judgement)
-        return judgement
 
     # ------------------------------------------------------------------ A
     def _winning_keys(
@@ -241,7 +278,11 @@ class Judge:
         results: dict[str, str] = {}
         for index, move in enumerate(order):
             _raw, child = raw_by_move[move]
-            remaining = len(order) - index
+            # the moves still open share the time: settled ones (a transposition, an earlier
+            # round) cost nothing
+            remaining = max(
+                1, sum(not self._settled(search, raw_by_move[m][1]) for m in order[index:])
+            )
             if index == 0 and composer_key is not None:
                 if self.alternative_seconds is not None:
                     # only the win is asked: the key may use all but what the others are owed
@@ -278,6 +319,10 @@ class Judge:
                 "undecided", "a_undecided", keys=", ".join(open_keys)
             )
         return results
+
+    @staticmethod
+    def _settled(search: ProofSearch, node: Node) -> bool:
+        return search.is_proved(node) or search.is_refuted(node)
 
     # ------------------------------------------------------------------ B
     def _static_criteria(self, position: Position, judgement: Judgement) -> None:
@@ -615,7 +660,10 @@ class Judge:
                 )
             except RulebookError:
                 continue
-            verdict = self._same_solution(smaller, replayed, budget)
+            verdict = self._removals.get(square, "undecided")
+            if verdict == "undecided":  # not settled in an earlier round
+                verdict = self._same_solution(smaller, square, replayed, budget)
+                self._removals[square] = verdict
             if verdict == "same":
                 idle.append([colour, square])
             elif verdict == "undecided":
@@ -627,14 +675,19 @@ class Judge:
         else:
             judgement.criteria["D"] = Criterion.say("pass", "d_pass", count=len(men))
 
-    def _same_solution(self, position: Position, replayed: ReplayedGame, seconds: float) -> str:
-        """ "same" if the composer's main line is legal here and its key still wins."""
+    def _same_solution(
+        self, position: Position, removed: int, replayed: ReplayedGame, seconds: float
+    ) -> str:
+        """ "same" if the composer's main line is legal here (the problem without the man on
+        ``removed``) and its key still wins."""
         current = position
         for step in replayed.main.moves:
             if step.move not in current.legal_moves():
                 return "different"
             current = current.play(step.move)
-        search = ProofSearch(self.variant, tables=self.tables, prover=self.prover)
+        search = self._removal_searches.setdefault(
+            removed, ProofSearch(self.variant, tables=self.tables, prover=self.prover)
+        )
         key_child = root_node(self.variant, position.play(replayed.main.moves[0].move).state())
         verdict = search.prove(key_child, seconds=max(0.05, seconds)).verdict
         return {"proved": "same", "refuted": "different"}.get(verdict, "undecided")
