@@ -315,10 +315,33 @@ class Judge:
             judgement.criteria["A"] = Criterion.say("fail", "a_fail")
         else:
             open_keys = [k for k, v in results.items() if v == "undecided"]
-            judgement.criteria["A"] = Criterion.say(
-                "undecided", "a_undecided", keys=", ".join(open_keys)
+            # where the search of the first open key stopped: the line to look at
+            first_open = next(
+                m for m in order if results[move_notation(position, m)] == "undecided"
             )
+            line = self._open_line(search, raw_by_move[first_open][1], position.play(first_open))
+            if line:
+                judgement.criteria["A"] = Criterion.say(
+                    "undecided",
+                    "a_undecided_line",
+                    keys=", ".join(open_keys),
+                    line=" ".join([move_notation(position, first_open), *line]),
+                )
+            else:
+                judgement.criteria["A"] = Criterion.say(
+                    "undecided", "a_undecided", keys=", ".join(open_keys)
+                )
         return results
+
+    @staticmethod
+    def _open_line(search: ProofSearch, node: Node, position: Position) -> list[str]:
+        """The moves, in notation, of the line where the search of ``node`` stopped."""
+        line: list[str] = []
+        for raw in search.open_line(node):
+            move = to_move(raw)
+            line.append(move_notation(position, move))
+            position = position.play(move)
+        return line
 
     @staticmethod
     def _settled(search: ProofSearch, node: Node) -> bool:

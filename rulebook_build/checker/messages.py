@@ -20,6 +20,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "a_pass": "White wins (proved), key {keys}",
         "a_fail": "White cannot force a win: every first move was refuted",
         "a_undecided": "undecided (time limit): no winning key proved; still open: {keys}",
+        "a_undecided_line": "undecided (time limit): no winning key proved; still open: {keys}; "
+        "the search stopped in the line {line}",
         "b1_white_pieces": "White has {count} pieces; a side starts with 20",
         "b1_black_pieces": "Black has {count} pieces; a side starts with 20",
         "b1_black_to_move": "Black is to move: a problem starts with White to move",
@@ -79,6 +81,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "a_fail": "wit kan de winst niet afdwingen: elke eerste zet is weerlegd",
         "a_undecided": "niet beslist (tijdslimiet): geen winnende sleutelzet bewezen; nog open: "
         "{keys}",
+        "a_undecided_line": "niet beslist (tijdslimiet): geen winnende sleutelzet bewezen; nog "
+        "open: {keys}; de zoektocht stopte in de variant {line}",
         "b1_white_pieces": "wit heeft {count} stukken; een partij begint met 20 per kleur",
         "b1_black_pieces": "zwart heeft {count} stukken; een partij begint met 20 per kleur",
         "b1_black_to_move": "zwart is aan zet: een probleem begint met wit aan zet",
@@ -144,6 +148,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "a_fail": "wyt kin de winst net ôftwinge: elke earste set is wjerlein",
         "a_undecided": "net besletten (tiidslimyt): gjin winnende kaaizet bewiisd; noch iepen: "
         "{keys}",
+        "a_undecided_line": "net besletten (tiidslimyt): gjin winnende kaaizet bewiisd; noch "
+        "iepen: {keys}; it sykjen stoppe yn de fariant {line}",
         "b1_white_pieces": "wyt hat {count} stikken; in partij begjint mei 20 de kleur",
         "b1_black_pieces": "swart hat {count} stikken; in partij begjint mei 20 de kleur",
         "b1_black_to_move": "swart is oan set: in probleem begjint mei wyt oan set",

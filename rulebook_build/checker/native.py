@@ -152,6 +152,9 @@ class ProverAnswer:
     seconds: float
     choices: dict[tuple[int, ...], Pieces]
     problem: str | None = None  # why the answer is unusable (the program failed, tree cut short)
+    # undecided: the line the search was working on when it stopped, as the pieces after each
+    # move (a hint for the composer, checked move by move before it is shown)
+    open_line: tuple[Pieces, ...] = ()
 
     def choice(self, state: State, clocks: DrawClocks) -> Pieces | None:
         """The pieces after the move chosen at this node, if the tree has one."""
@@ -198,6 +201,7 @@ class NativeProver:
 def _parse_answer(text: str) -> ProverAnswer:
     verdict, nodes, seconds = "undecided", 0, 0.0
     choices: dict[tuple[int, ...], Pieces] = {}
+    open_line: list[Pieces] = []
     problem: str | None = "the compiled search's output ended early"
     for line in text.splitlines():
         word, _, rest = line.partition(" ")
@@ -213,10 +217,13 @@ def _parse_answer(text: str) -> ProverAnswer:
             node = tuple(int(x, 16) for x in fields[:4])
             child = tuple(int(x, 16) for x in fields[5:9])
             choices[(*node, *clock_fields)] = (child[0], child[1], child[2], child[3])
+        elif word == "open":
+            a, b, c, d = (int(x, 16) for x in rest.split())
+            open_line.append((a, b, c, d))
         elif word == "tree" and rest == "incomplete":
             problem = "the compiled search could not print its whole tree in time"
         elif word == "end":
             problem = None
     if verdict not in ("proved", "refuted", "undecided"):
         return ProverAnswer("undecided", nodes, seconds, {}, f"unknown verdict {verdict!r}")
-    return ProverAnswer(verdict, nodes, seconds, choices, problem)
+    return ProverAnswer(verdict, nodes, seconds, choices, problem, tuple(open_line))

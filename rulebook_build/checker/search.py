@@ -15,7 +15,7 @@ every White try is closed off, ``undecided`` when the time limit or node budget 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
@@ -72,6 +72,11 @@ class AnswerLike(Protocol):
     @property
     def problem(self) -> str | None: ...
 
+    @property
+    def open_line(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Undecided: the pieces after each move of the line the search was working on."""
+        ...
+
     def choice(self, state: State, clocks: DrawClocks) -> tuple[int, int, int, int] | None:
         """The pieces (white men, white kings, black men, black kings) after the move the tree
         chose at this node, if it chose one."""
@@ -87,6 +92,7 @@ class ProverLike(Protocol):
 NATIVE_FROM_SECONDS: Final = 0.5
 """Shorter searches stay in Python: starting the compiled search costs a few milliseconds."""
 NATIVE_SHARE: Final = 0.7
+OPEN_LINE_PLIES: Final = 16  # as prover.c
 """The part of a search's time the compiled search gets; the rest is for checking its tree."""
 
 
@@ -154,6 +160,8 @@ class ProofSearch:
         self.prover = prover if play_is_finite(variant) else None
         self.native_nodes = 0
         self.native_problems: list[str] = []
+        # the line each undecided compiled search was working on, as moves from its node
+        self.native_open_lines: dict[Node, list[RawMove]] = {}
         self.table: dict[Node, tuple[int, int]] = {}
         self.children: dict[Node, list[tuple[RawMove, Node]]] = {}
         self.nodes = 0
@@ -228,6 +236,7 @@ class ProofSearch:
             self.native_problems.append(answer.problem)
             return None
         if answer.verdict == "undecided":
+            self.native_open_lines[node] = self._moves_to(node, answer.open_line)
             return "undecided"
         if not self._adopt(node, answer, deadline):
             return None
@@ -272,6 +281,37 @@ class ProofSearch:
         for node in passed:
             self.table[node] = settled
         return True
+
+    def _moves_to(self, node: Node, line: Sequence[tuple[int, int, int, int]]) -> list[RawMove]:
+        """The legal moves that lead from ``node`` through the positions of ``line`` (as far as
+        each is reached by one)."""
+        moves: list[RawMove] = []
+        for pieces in line:
+            step = next(((m, c) for m, c in self.expand(node) if pieces_of(c[0]) == pieces), None)
+            if step is None:
+                break
+            moves.append(step[0])
+            node = step[1]
+        return moves
+
+    def open_line(self, node: Node, plies: int = OPEN_LINE_PLIES) -> list[RawMove]:
+        """The line where the search of an unsettled ``node`` stopped: the moves df-pn would
+        search next (least proof number where White moves, least disproof number where Black
+        does) while the nodes stay open.  After a compiled search, its own line."""
+        if node in self.native_open_lines:
+            return self.native_open_lines[node][:plies]
+        moves: list[RawMove] = []
+        while len(moves) < plies:
+            pn, dn = self.lookup(node)
+            if pn == 0 or dn == 0:
+                break
+            children = self.expand(node)
+            if not children:
+                break
+            which = 0 if node[0][4] else 1
+            move, node = min(children, key=lambda step: self.lookup(step[1])[which])
+            moves.append(move)
+        return moves
 
     # ------------------------------------------------------------------ search
     def _leaf_value(self, node: Node, moves: int) -> tuple[int, int] | None:

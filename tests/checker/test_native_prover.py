@@ -24,11 +24,12 @@ from rulebook_build.checker.search import (
     root_node,
 )
 from rulebook_build.notation.fen import parse_fen
-from rulebook_build.notation.pdn import read_pdn_file
-from rulebook_build.notation.replay import start_position
+from rulebook_build.notation.pdn import read_pdn, read_pdn_file
+from rulebook_build.notation.replay import move_notation, replay, start_position
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State, generate
+from rulebook_build.rules.position import Position, to_move
 
 pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
 
@@ -115,6 +116,7 @@ class Claim:
     choices: dict[tuple[int, ...], tuple[int, int, int, int]] = field(default_factory=dict)
     nodes: int = 1
     problem: str | None = None
+    open_line: tuple[tuple[int, int, int, int], ...] = ()
 
     def choice(self, state: State, clocks: DrawClocks) -> tuple[int, int, int, int] | None:
         key = (*native.pieces_of(state), int(state[4]), int(clocks.ending or 0))
@@ -180,3 +182,55 @@ def test_the_program_refuses_an_impossible_position(prover: native.NativeProver)
     answer = prover.solve(overlapping, DrawClocks(None, 0, 0, None, 0), seconds=1, node_limit=10)
     assert answer.verdict == "undecided"
     assert answer.problem == "the compiled search failed: prover: bad position"
+
+
+# ------------------------------------------------------------------ where an undecided search stops
+def a9_after_the_key() -> Node:
+    games, _ = read_pdn_file(PWCP)
+    (game,) = [g for g in games if g.tag("Event") == "A9"]
+    root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
+    start = Position.from_state(INTERNATIONAL, root[0])
+    search = ProofSearch(INTERNATIONAL)
+    (child,) = [
+        c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "18-12"
+    ]
+    return child
+
+
+def test_an_undecided_compiled_search_gives_the_line_it_was_working_on(
+    prover: native.NativeProver, tables: CheckerTables
+) -> None:
+    node = a9_after_the_key()  # far beyond a second of search
+    answer = prover.solve(node[0], node[1], seconds=1.0, node_limit=10**9)
+    assert answer.verdict == "undecided" and len(answer.open_line) >= 4
+    # every position of the line is reached by a legal move from the one before
+    search = ProofSearch(INTERNATIONAL, tables=tables, prover=prover)
+    assert len(search._moves_to(node, answer.open_line)) == len(answer.open_line)
+    assert search.prove(node, seconds=1.0).verdict == "undecided"
+    assert len(search.open_line(node)) >= 4
+
+
+def test_an_undecided_python_search_gives_the_line_of_open_nodes() -> None:
+    node = a9_after_the_key()
+    search = ProofSearch(INTERNATIONAL)
+    assert search.prove(node, seconds=0.3).verdict == "undecided"
+    line = search.open_line(node)
+    assert line
+    for raw in line:  # each node on the line is still open when its move is chosen
+        pn, dn = search.lookup(node)
+        assert pn > 0 and dn > 0
+        node = child_node(INTERNATIONAL, node, raw)
+
+
+def test_an_undecided_judgement_names_the_line_to_look_at() -> None:
+    games, _ = read_pdn_file(PWCP)
+    (game,) = [g for g in games if g.tag("Event") == "A9"]
+    position = parse_fen(game.fen or "", variant=INTERNATIONAL)
+    judgement = Judge(INTERNATIONAL).judge(game, position, seconds=1.0, full=False)
+    a = judgement.criteria["A"]
+    assert a.status == "undecided" and a.message == "a_undecided_line"
+    line = str(a.args["line"])
+    assert line.startswith("18-12 ") and line in a.detail
+    # the line is legal play from the start position
+    (replayed,) = read_pdn(f'[FEN "{game.fen}"]\n\n{line} *\n')[0]
+    assert len(replay(replayed, variant=INTERNATIONAL).main.moves) == len(line.split())

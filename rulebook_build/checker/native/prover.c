@@ -17,7 +17,8 @@
  *   king_only_plies).  Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for
  *   a settled root every choice of the proof tree as "choice" and eight hexadecimal fields (the
  *   node: WM WK BM BK, the node's clocks as "W/ENDING/EP/KP", then the child chosen: WM WK BM
- *   BK), and "end".  Exit status 0, or 1 with a message on bad arguments.
+ *   BK), and "end".  An undecided root gets instead the line the search was working on, one
+ *   "open WM WK BM BK" per ply.  Exit status 0, or 1 with a message on bad arguments.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <errno.h>
@@ -475,6 +476,36 @@ static int print_tree(const node *n, int proof) {
     return ok && !ABORTED;
 }
 
+/* the line the search was working on when it stopped: from the root, the child df-pn would
+ * search next (least proof number where White moves, least disproof number where Black does),
+ * as long as the nodes are open; shown to the composer as where the proof is hardest */
+#define OPEN_LINE_PLIES 16
+static void print_open_line(const node *root) {
+    node n = *root;
+    for (int ply = 0; ply < OPEN_LINE_PLIES; ply++) {
+        values v = lookup(&n);
+        if (v.pn == 0 || v.dn == 0) break;
+        size_t first = STACK_TOP;
+        int count = generate(&n), best = -1;
+        int64_t best_value = INF;
+        for (int i = 0; i < count; i++) {
+            values c = lookup(&STACK[first + i]);
+            int64_t value = n.white ? c.pn : c.dn;
+            if (value < best_value) {
+                best_value = value;
+                best = i;
+            }
+        }
+        node child = STACK[first + (best < 0 ? 0 : best)];
+        STACK_TOP = first;
+        if (best < 0) break;
+        printf("open");
+        print_position(&child);
+        printf("\n");
+        n = child;
+    }
+}
+
 /* ------------------------------------------------------------------ main */
 static int parse_hex(const char *text, bb *out) {
     char *end;
@@ -534,7 +565,8 @@ int main(int argc, char **argv) {
     values v = mid(&root, INF - 1, INF - 1);
     const char *result = ABORTED || OVERFLOW_SEEN ? "undecided" : v.pn == 0 ? "proved" : v.dn == 0 ? "refuted" : "undecided";
     printf("result %s\nnodes %llu\nseconds %.3f\n", result, (unsigned long long)NODES, now() - started);
-    if (strcmp(result, "undecided")) {
+    if (!strcmp(result, "undecided")) print_open_line(&root);
+    else {
         /* the tree gets the time that is left, and a little more so a found proof is not lost */
         DEADLINE = (DEADLINE > now() ? DEADLINE : now()) + 0.25 * seconds;
         NODE_LIMIT = NODES + NODE_LIMIT;
