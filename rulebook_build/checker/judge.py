@@ -45,6 +45,7 @@ ALTERNATIVE_SECONDS = 0.05
 # keeps what it settled): at most MAX_ROUNDS rounds, a new one only with at least
 # MIN_ROUND_SECONDS and MIN_ROUND_SHARE of the time limit left.
 MAX_ROUNDS = 6
+MIN_SEARCH_SECONDS = 0.05
 MIN_ROUND_SECONDS = 0.5
 MIN_ROUND_SHARE = 0.05
 COOK_PLIES = 9
@@ -142,6 +143,12 @@ class _Clock:
 
     def share(self, fraction: float) -> float:
         return self.left() * fraction
+
+    def budget(self, fraction: float) -> float:
+        """A search's seconds: ``fraction`` of what is left, at least MIN_SEARCH_SECONDS so a
+        short search can settle something, but never past the end of the time limit."""
+        left = self.left()
+        return min(left, max(MIN_SEARCH_SECONDS, left * fraction))
 
 
 @dataclass(slots=True)
@@ -416,7 +423,7 @@ class Judge:
         for index, step in enumerate(steps):
             _raw, child = self._child(search, node, step.move)
             if step.white:
-                verdict = search.prove(child, seconds=max(0.05, clock.share(0.1))).verdict
+                verdict = search.prove(child, seconds=clock.budget(0.1)).verdict
                 if step is key_step:
                     judgement.solution.key_wins = {"proved": True, "refuted": False}.get(verdict)
                 if verdict == "refuted":
@@ -451,7 +458,7 @@ class Judge:
         while white_at + 1 < len(steps):
             reply = steps[white_at + 1]
             _raw, after_reply = self._child(search, node, reply.move)
-            verdict = search.prove(after_reply, seconds=max(0.05, clock.share(0.1))).verdict
+            verdict = search.prove(after_reply, seconds=clock.budget(0.1)).verdict
             if verdict == "undecided":
                 break
             if verdict == "proved":  # the solution's reply loses: Black had a better one
@@ -491,7 +498,7 @@ class Judge:
         for raw, child in children:
             if search.is_proved(child):
                 continue
-            if search.prove(child, seconds=max(0.05, clock.share(0.1))).verdict == "refuted":
+            if search.prove(child, seconds=clock.budget(0.1)).verdict == "refuted":
                 return move_notation(position, to_move(raw))
         return None
 
@@ -666,7 +673,7 @@ class Judge:
         open_: list[list[str | int]] = []
         men = [(square, piece) for square, piece in pieces.items() if not piece.is_king]
         for index, (square, piece) in enumerate(men):
-            budget = clock.left() / max(1, len(men) - index) * 0.5
+            budget = clock.budget(0.5 / max(1, len(men) - index))
             colour = "white" if piece.is_white else "black"
 
             def without(colour: str, kind: str, square: int = square) -> list[int]:
@@ -712,7 +719,7 @@ class Judge:
             removed, ProofSearch(self.variant, tables=self.tables, prover=self.prover)
         )
         key_child = root_node(self.variant, position.play(replayed.main.moves[0].move).state())
-        verdict = search.prove(key_child, seconds=max(0.05, seconds)).verdict
+        verdict = search.prove(key_child, seconds=seconds).verdict
         return {"proved": "same", "refuted": "different"}.get(verdict, "undecided")
 
     # ------------------------------------------------------------------ E, F
@@ -733,7 +740,7 @@ class Judge:
             if second.move not in first.before.legal_moves():
                 continue
             child = root_node(self.variant, first.before.play(second.move).state())
-            verdict = search.prove(child, seconds=max(0.05, clock.share(0.2))).verdict
+            verdict = search.prove(child, seconds=clock.budget(0.2)).verdict
             if verdict == "proved":
                 swapped.append([first.notation, second.notation])
             elif verdict == "undecided":
@@ -766,7 +773,7 @@ class Judge:
             )
             return
         node = root_node(self.variant, end.state())
-        verdict = search.prove(node, seconds=max(0.05, clock.share(0.3))).verdict
+        verdict = search.prove(node, seconds=clock.budget(0.3)).verdict
         if verdict == "proved":
             judgement.criteria["F"] = Criterion.say("pass", "f_pass")
         elif verdict == "refuted":
