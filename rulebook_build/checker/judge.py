@@ -46,6 +46,8 @@ ALTERNATIVE_SECONDS = 0.05
 # MIN_ROUND_SECONDS and MIN_ROUND_SHARE of the time limit left.
 MAX_ROUNDS = 6
 MIN_SEARCH_SECONDS = 0.05
+WRAP_UP_SECONDS = 0.25
+WRAP_UP_SHARE = 0.02
 MIN_ROUND_SECONDS = 0.5
 MIN_ROUND_SHARE = 0.05
 COOK_PLIES = 9
@@ -198,7 +200,9 @@ class Judge:
         """
         self.alternative_seconds = None if full else ALTERNATIVE_SECONDS
         started = time.perf_counter()
-        clock = _Clock(seconds)
+        # the searches stop a little before the limit: starting and ending a compiled search,
+        # the last batch of Python nodes and the report itself take the rest
+        clock = _Clock(seconds - min(WRAP_UP_SECONDS, seconds * WRAP_UP_SHARE))
         judgement = Judgement(
             source=f"{game.source}:{game.line}",
             event=game.tag("Event"),
