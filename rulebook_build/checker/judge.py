@@ -45,11 +45,14 @@ ALTERNATIVE_SECONDS = 0.05
 # keeps what it settled): at most MAX_ROUNDS rounds, a new one only with at least
 # MIN_ROUND_SECONDS and MIN_ROUND_SHARE of the time limit left.
 MAX_ROUNDS = 6
-MIN_SEARCH_SECONDS = 0.05
-WRAP_UP_SECONDS = 0.25
-WRAP_UP_SHARE = 0.02
 MIN_ROUND_SECONDS = 0.5
 MIN_ROUND_SHARE = 0.05
+# The least time one search is given while any is left (_Clock.budget).
+MIN_SEARCH_SECONDS = 0.05
+# What the searches leave of the limit for the end of a judgement: WRAP_UP_SHARE of it, at
+# most WRAP_UP_SECONDS.
+WRAP_UP_SECONDS = 0.25
+WRAP_UP_SHARE = 0.02
 COOK_PLIES = 9
 """How much of a cook's winning line the detail of criterion C shows."""
 
