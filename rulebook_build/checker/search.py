@@ -92,8 +92,9 @@ class ProverLike(Protocol):
 NATIVE_FROM_SECONDS: Final = 0.5
 """Shorter searches stay in Python: starting the compiled search costs a few milliseconds."""
 NATIVE_SHARE: Final = 0.7
-OPEN_LINE_PLIES: Final = 16  # as prover.c
 """The part of a search's time the compiled search gets; the rest is for checking its tree."""
+OPEN_LINE_PLIES: Final = 16
+"""How long a line ``open_line`` gives (as OPEN_LINE_PLIES in prover.c)."""
 
 
 class TimeUp(Exception):
