@@ -368,7 +368,8 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
         for (int i = 0; i < count; i++) {
             values c = SEEN_VALUES[first + i];
             int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
-            total = total >= INF || combined >= INF ? INF : total + combined < SUM_CAP ? total + combined : SUM_CAP;
+            if (total >= INF || combined >= INF) total = INF;
+            else total = total + combined < SUM_CAP ? total + combined : SUM_CAP;
             if (least < best_value) {
                 second_value = best_value;
                 best_value = least;
@@ -496,9 +497,9 @@ static void print_open_line(const node *root) {
                 best = i;
             }
         }
-        node child = STACK[first + (best < 0 ? 0 : best)];
         STACK_TOP = first;
-        if (best < 0) break;
+        if (best < 0) break; /* no move: the node would have been settled */
+        node child = STACK[first + best];
         printf("open");
         print_position(&child);
         printf("\n");
