@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
 
-LANGUAGES = ("nl", "en")
+LANGUAGES = ("nl", "en", "fy")
 INDEX = {
     "nl": (
         "# Problemen\n\n"
@@ -36,6 +36,15 @@ INDEX = {
         "submit a problem yourself: [for composers](componisten.md).\n\n"
         "## International\n\n```draughts-problems\nvariant: international\n```\n\n"
         "## Frisian\n\n```draughts-problems\nvariant: frisian\n```\n"
+    ),
+    "fy": (
+        "# Problemen\n\n"
+        '!!! note "Oersetting"\n    Dit is in oersetting. By twifel jildt de Nederlânske '
+        "tekst.\n\n"
+        "De samling problemen fan de federaasje, mei it oardiel fan it kontrôleprogramma per "
+        "kritearium. Hoe't jo sels in probleem ynstjoere: [foar komponisten](componisten.md).\n\n"
+        "## Ynternasjonaal\n\n```draughts-problems\nvariant: international\n```\n\n"
+        "## Frysk\n\n```draughts-problems\nvariant: frisian\n```\n"
     ),
 }
 
