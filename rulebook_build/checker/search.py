@@ -272,11 +272,11 @@ class ProofSearch:
             passed.add(node)
             if state[4] == proof:  # one move suffices: the one the tree chose
                 chosen = answer.choice(state, clocks)
-                child = next((c for _move, c in children if pieces_of(c[0]) == chosen), None)
-                if child is None:
+                step = self._step_to(node, chosen) if chosen is not None else None
+                if step is None:
                     self.native_problems.append("the compiled search's tree has no legal choice")
                     return False
-                waiting.append(child)
+                waiting.append(step[1])
             else:
                 waiting.extend(child for _move, child in children)
         for node in passed:
@@ -288,12 +288,19 @@ class ProofSearch:
         each is reached by one)."""
         moves: list[RawMove] = []
         for pieces in line:
-            step = next(((m, c) for m, c in self.expand(node) if pieces_of(c[0]) == pieces), None)
+            step = self._step_to(node, pieces)
             if step is None:
                 break
             moves.append(step[0])
             node = step[1]
         return moves
+
+    def _step_to(
+        self, node: Node, pieces: tuple[int, int, int, int]
+    ) -> tuple[RawMove, Node] | None:
+        """The legal move of ``node`` that leaves these pieces (as the compiled search prints
+        a position), with its child; None if there is none."""
+        return next(((m, c) for m, c in self.expand(node) if pieces_of(c[0]) == pieces), None)
 
     def open_line(self, node: Node, plies: int = OPEN_LINE_PLIES) -> list[RawMove]:
         """The line where the search of an unsettled ``node`` stopped: the moves df-pn would
