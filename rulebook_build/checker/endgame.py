@@ -905,21 +905,19 @@ class CheckerTables:
         self.rules = rules
         self.variant = pure.variant
         self.max_pieces = pure.max_pieces
-        self._prover: native.NativeProver | bool | None = False  # False: not looked for yet
+        self._prover: native.NativeProver | None = None
+        self._prover_looked_for = False
 
     def prover(self) -> native.NativeProver | None:
         """The compiled proof search reading these tables, where this variant and machine have
         one (it is compiled on first use, like the builder)."""
-        if self._prover is False:
-            program = None
+        if not self._prover_looked_for:
+            self._prover_looked_for = True
             if self.pure._native_program() is not None:
                 program = native.executable(self.pure.cache_dir, native.PROVER_SOURCE)
-            self._prover = (
-                None
-                if program is None
-                else native.NativeProver(program, self.pure.folder(), self.rules.folder())
-            )
-        assert self._prover is not True
+                if program is not None:
+                    folders = (self.pure.folder(), self.rules.folder())
+                    self._prover = native.NativeProver(program, *folders)
         return self._prover
 
     def probe(self, state: State) -> Outcome | None:
