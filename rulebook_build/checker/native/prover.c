@@ -225,15 +225,23 @@ typedef struct {
     uint32_t meta;
 } key;
 
+/* an entry: the key's 64-bit signature (a hash independent of the bucket's), never 0 when used;
+ * three entries and padding make a 64-byte bucket, one cache line.  Half the size of an entry
+ * holding the whole key, so a table holds twice the nodes.  Two keys with one signature (about
+ * once in 10^19 pairs) would at worst mislead the search: the walk of the printed tree checks
+ * every node again in Python. */
 typedef struct {
-    bb own, opp, kings;
-    uint32_t meta; /* 0: empty slot */
+    uint32_t sig_lo, sig_hi;
     uint32_t work;
     int32_t pn, dn;
 } entry;
 
-#define WAYS 4
-static entry *TT;
+#define WAYS 3
+typedef struct {
+    entry e[WAYS];
+    uint32_t pad;
+} bucket;
+static bucket *TT;
 static uint64_t TT_MASK; /* buckets - 1 */
 
 static uint32_t meta_of(const node *n) {
@@ -259,49 +267,50 @@ static uint64_t key_hash(const key *k) {
                k->kings * 0x165667b19e3779f9ull ^ k->meta);
 }
 
+static uint64_t key_sig(const key *k) {
+    uint64_t s = mix(k->own * 0xd6e8feb86659fd93ull ^ k->opp * 0xa0761d6478bd642full ^
+                     k->kings * 0xe7037ed1a0b428dbull ^ (uint64_t)k->meta * 0x8ebc6af09c88c6e3ull);
+    return s ? s : 1;
+}
+
 /* fields compared one by one: a key's padding bytes are not part of it */
 static int same_key(const key *a, bb own, bb opp, bb kings, uint32_t meta) {
     return a->meta == meta && a->own == own && a->opp == opp && a->kings == kings;
 }
 
-static entry *bucket_of(const key *k) { return &TT[(key_hash(k) & TT_MASK) * WAYS]; }
+static bucket *bucket_of(const key *k) { return &TT[key_hash(k) & TT_MASK]; }
 
-static entry *match(entry *bucket, const key *k) {
+static entry *match(bucket *b, uint64_t sig) {
     for (int i = 0; i < WAYS; i++)
-        if (same_key(k, bucket[i].own, bucket[i].opp, bucket[i].kings, bucket[i].meta)) return &bucket[i];
+        if (b->e[i].sig_lo == (uint32_t)sig && b->e[i].sig_hi == (uint32_t)(sig >> 32)) return &b->e[i];
     return NULL;
 }
 
 static entry *find(const node *n) {
     key k = key_of(n);
-    return match(bucket_of(&k), &k);
+    return match(bucket_of(&k), key_sig(&k));
 }
 
+/* a node's values into its bucket: its own slot, else an empty one, else the slot whose subtree
+ * cost least; a first estimate (leaf, work 0) only takes an empty slot or one that cost nothing,
+ * so the estimates of a node's many children never push out the results of searches */
 static void store(const node *n, values v, uint32_t work) {
     key k = key_of(n);
-    entry *bucket = bucket_of(&k);
-    entry *slot = match(bucket, &k);
+    uint64_t sig = key_sig(&k);
+    bucket *b = bucket_of(&k);
+    entry *slot = match(b, sig);
     if (slot) work += slot->work;
     else {
-        /* an empty slot, else the one that cost least, unsettled before settled */
         for (int i = 0; i < WAYS && !slot; i++)
-            if (!bucket[i].meta) slot = &bucket[i];
+            if (!b->e[i].sig_lo && !b->e[i].sig_hi) slot = &b->e[i];
         if (!slot) {
-            for (int i = 0; i < WAYS; i++) {
-                entry *e = &bucket[i];
-                int settled = e->pn == 0 || e->dn == 0;
-                if (!slot) slot = e;
-                else {
-                    int slot_settled = slot->pn == 0 || slot->dn == 0;
-                    if (settled < slot_settled || (settled == slot_settled && e->work < slot->work)) slot = e;
-                }
-            }
+            for (int i = 0; i < WAYS; i++)
+                if (!slot || b->e[i].work < slot->work) slot = &b->e[i];
+            if (!work && slot->work) return;
         }
     }
-    slot->own = k.own;
-    slot->opp = k.opp;
-    slot->kings = k.kings;
-    slot->meta = k.meta;
+    slot->sig_lo = (uint32_t)sig;
+    slot->sig_hi = (uint32_t)(sig >> 32);
     slot->work = work;
     slot->pn = (int32_t)v.pn;
     slot->dn = (int32_t)v.dn;
@@ -346,11 +355,18 @@ static int64_t widened(int64_t second) {
     return second + 1 + second / EPSILON_DIVISOR;
 }
 
+static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit);
+
 static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
     NODES++;
     if ((NODES & 1023) == 0 && (now() > DEADLINE || NODES > NODE_LIMIT)) ABORTED = 1;
     values known = lookup(n);
     if (ABORTED || known.pn == 0 || known.dn == 0) return known;
+    return expand(n, known, pn_limit, dn_limit);
+}
+
+/* the search below an open node: its children until its values pass a limit or settle */
+static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit) {
     uint64_t nodes_before = NODES;
     size_t first = STACK_TOP;
     int count = generate(n);
@@ -452,6 +468,14 @@ static int print_tree(const node *n, int proof) {
         int chosen = -1;
         for (int i = 0; i < count && chosen < 0; i++)
             if (settled(lookup(&STACK[first + i]), proof)) chosen = i;
+        if (chosen < 0 && !ABORTED) {
+            /* the table has lost the child that settled this node: settle the node again, which
+             * searches its most promising children first, then look again */
+            node again = *n;
+            expand(&again, (values){1, 1}, INF - 1, INF - 1);
+            for (int i = 0; i < count && chosen < 0; i++)
+                if (settled(lookup(&STACK[first + i]), proof)) chosen = i;
+        }
         for (int i = 0; i < count && chosen < 0 && !ABORTED; i++) {
             node child = STACK[first + i]; /* the stack may move while the child is searched */
             if (settled(mid(&child, INF - 1, INF - 1), proof)) chosen = i;
@@ -550,8 +574,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     uint64_t buckets = 1;
-    while (buckets * 2 * WAYS * sizeof(entry) <= megabytes << 20) buckets *= 2;
-    size_t bytes = buckets * WAYS * sizeof(entry);
+    while (buckets * 2 * sizeof(bucket) <= megabytes << 20) buckets *= 2;
+    size_t bytes = buckets * sizeof(bucket);
     TT = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (TT == MAP_FAILED) {
         fprintf(stderr, "prover: cannot allocate %llu MB\n", (unsigned long long)megabytes);
