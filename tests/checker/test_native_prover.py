@@ -8,6 +8,7 @@ claimed proof of a position White does not win, a missing or illegal choice) is 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,6 +101,28 @@ def test_a_compiled_proof_passes_the_walk(
     result = search.prove(node, seconds=5.0)
     assert result.verdict == "proved"
     assert search.native_nodes > 0 and not search.native_problems
+    assert search.table[node] == (0, 10**9)
+
+
+def test_a_proof_larger_than_the_table_is_printed_whole(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    # a table of 0 MB is one bucket of three entries: the search proves A5's key all the same
+    # (about 600,000 nodes), and the printer finds the nodes it settled in the settled store
+    # instead of searching each again (without it the tree was cut short after 10 s)
+    games, _ = read_pdn_file(PWCP)
+    (game,) = [g for g in games if g.tag("Event") == "A5"]
+    root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
+    start = Position.from_state(INTERNATIONAL, root[0])
+    search = ProofSearch(INTERNATIONAL, tables=tables)
+    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "23-18"]
+    tiny = native.NativeProver(
+        prover.program, tables.pure.folder(), tables.rules.folder(), table_mb=0
+    )
+    answer = tiny.solve(node[0], node[1], seconds=30.0, node_limit=10**9)
+    assert answer.verdict == "proved" and answer.problem is None
+    assert answer.choices
+    assert search._adopt(node, answer, deadline=time.perf_counter() + 60)
     assert search.table[node] == (0, 10**9)
 
 

@@ -286,9 +286,52 @@ static entry *match(bucket *b, uint64_t sig) {
     return NULL;
 }
 
-static entry *find(const node *n) {
-    key k = key_of(n);
-    return match(bucket_of(&k), key_sig(&k));
+
+/* Every node the search has settled (proved or refuted after expanding it), kept apart from the
+ * transposition table, which drops entries when full.  A settled value never changes, and the
+ * printer of the tree would otherwise search again every node of the proof that the table has
+ * dropped: with a 1 GB table the tree of A9 (PWCP-2) could not be printed in two minutes.  The search
+ * itself does not ask it: one more memory access for every child halved its speed.  Open
+ * addressing on the signature, whose lowest bit is replaced by the result (1: proved); it grows
+ * by doubling up to SETTLED_LIMIT bytes, then takes no more. */
+static uint64_t *SETTLED;
+static int PRINTING; /* the search is over: the tree is being printed */
+static size_t SETTLED_COUNT, SETTLED_SIZE, SETTLED_LIMIT;
+#define SETTLED_MIN_WORK 8 /* a node settled with fewer nodes below it is cheap to search again */
+
+static int settled_find(uint64_t sig) { /* 1 proved, 0 refuted, -1 not kept */
+    if (!SETTLED) return -1;
+    sig |= 1;
+    for (size_t j = (sig >> 1) & (SETTLED_SIZE - 1); SETTLED[j]; j = (j + 1) & (SETTLED_SIZE - 1))
+        if ((SETTLED[j] | 1) == sig) return (int)(SETTLED[j] & 1);
+    return -1;
+}
+
+static void settled_add(uint64_t sig, int proved) {
+    if (2 * (SETTLED_COUNT + 1) > SETTLED_SIZE) {
+        size_t size = SETTLED_SIZE ? 2 * SETTLED_SIZE : 1 << 16;
+        if (size * sizeof(uint64_t) > SETTLED_LIMIT) return;
+        uint64_t *grown = calloc(size, sizeof(uint64_t));
+        if (!grown) return;
+        for (size_t i = 0; i < SETTLED_SIZE; i++)
+            if (SETTLED[i]) {
+                size_t j = (SETTLED[i] >> 1) & (size - 1);
+                while (grown[j]) j = (j + 1) & (size - 1);
+                grown[j] = SETTLED[i];
+            }
+        free(SETTLED);
+        SETTLED = grown;
+        SETTLED_SIZE = size;
+    }
+    uint64_t word = (sig & ~1ull) | (uint64_t)(proved != 0);
+    if (!word) word = 2; /* 0 marks an empty slot */
+    size_t j = (sig >> 1) & (SETTLED_SIZE - 1);
+    while (SETTLED[j]) {
+        if ((SETTLED[j] | 1) == (word | 1)) return;
+        j = (j + 1) & (SETTLED_SIZE - 1);
+    }
+    SETTLED[j] = word;
+    SETTLED_COUNT++;
 }
 
 /* a node's values into its bucket: its own slot, else an empty one, else the slot whose subtree
@@ -343,8 +386,14 @@ static values evaluate(const node *n) {
 }
 
 static values lookup(const node *n) {
-    entry *e = find(n);
+    key k = key_of(n);
+    uint64_t sig = key_sig(&k);
+    entry *e = match(bucket_of(&k), sig);
     if (e) return (values){e->pn, e->dn};
+    if (PRINTING) {
+        int kept = settled_find(sig);
+        if (kept >= 0) return kept ? PROVED : REFUTED;
+    }
     values v = evaluate(n);
     store(n, v, 0);
     return v;
@@ -367,7 +416,7 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
 
 /* the search below an open node: its children until its values pass a limit or settle */
 static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit) {
-    uint64_t nodes_before = NODES;
+    uint64_t nodes_before = NODES, started = NODES;
     size_t first = STACK_TOP;
     int count = generate(n);
     for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
@@ -395,6 +444,10 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
         v.pn = n->white ? best_value : total;
         v.dn = n->white ? total : best_value;
         store(n, v, (uint32_t)(NODES - nodes_before));
+        if ((v.pn == 0 || v.dn == 0) && NODES - started >= SETTLED_MIN_WORK) {
+            key k = key_of(n);
+            settled_add(key_sig(&k), v.pn == 0);
+        }
         nodes_before = NODES;
         if (v.pn >= pn_limit || v.dn >= dn_limit || v.pn == 0 || v.dn == 0 || best < 0 || ABORTED) break;
         node child = STACK[first + best];
@@ -585,6 +638,7 @@ int main(int argc, char **argv) {
     madvise(TT, bytes, MADV_HUGEPAGE); /* fewer TLB misses on a table read at random */
 #endif
     TT_MASK = buckets - 1;
+    SETTLED_LIMIT = (megabytes ? megabytes : 1) << 20; /* a table of 0 MB still keeps its proofs */
     double started = now();
     DEADLINE = started + seconds;
     values v = mid(&root, INF - 1, INF - 1);
@@ -595,6 +649,7 @@ int main(int argc, char **argv) {
         /* the tree gets the time that is left, and a little more so a found proof is not lost */
         DEADLINE = (DEADLINE > now() ? DEADLINE : now()) + 0.25 * seconds;
         NODE_LIMIT = NODES + NODE_LIMIT;
+        PRINTING = 1;
         if (!print_tree(&root, result[0] == 'p')) {
             printf("tree incomplete\n");
             return 0;
