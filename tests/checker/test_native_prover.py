@@ -126,6 +126,13 @@ def test_a_proof_larger_than_the_table_is_printed_whole(
     assert search.table[node] == (0, 10**9)
 
 
+def test_a_short_search_gets_a_small_table() -> None:
+    program = native.NativeProver(Path("prover"), Path("pure"), Path("rules"))
+    assert program.table_mb_for(0.1) == native.PROVER_MIN_TABLE_MB
+    assert program.table_mb_for(2.0) == 2 * native.PROVER_MB_PER_SECOND
+    assert program.table_mb_for(600.0) == native.PROVER_TABLE_MB
+
+
 def is_the_key(node: Node, tables: CheckerTables) -> bool:
     return ProofSearch(INTERNATIONAL, tables=tables).prove(node, seconds=2.0).verdict == "proved"
 
