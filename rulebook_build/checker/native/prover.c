@@ -297,7 +297,6 @@ static entry *match(bucket *b, uint64_t sig) {
 static uint64_t *SETTLED;
 static int PRINTING; /* the search is over: the tree is being printed */
 static size_t SETTLED_COUNT, SETTLED_SIZE, SETTLED_LIMIT;
-#define SETTLED_MIN_WORK 8 /* a node settled with fewer nodes below it is cheap to search again */
 
 static int settled_find(uint64_t sig) { /* 1 proved, 0 refuted, -1 not kept */
     if (!SETTLED) return -1;
@@ -416,7 +415,7 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
 
 /* the search below an open node: its children until its values pass a limit or settle */
 static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit) {
-    uint64_t nodes_before = NODES, started = NODES;
+    uint64_t nodes_before = NODES;
     size_t first = STACK_TOP;
     int count = generate(n);
     for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
@@ -444,7 +443,7 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
         v.pn = n->white ? best_value : total;
         v.dn = n->white ? total : best_value;
         store(n, v, (uint32_t)(NODES - nodes_before));
-        if ((v.pn == 0 || v.dn == 0) && NODES - started >= SETTLED_MIN_WORK) {
+        if (v.pn == 0 || v.dn == 0) {
             key k = key_of(n);
             settled_add(key_sig(&k), v.pn == 0);
         }
