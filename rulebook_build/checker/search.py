@@ -93,6 +93,11 @@ NATIVE_FROM_SECONDS: Final = 0.5
 """Shorter searches stay in Python: starting the compiled search costs a few milliseconds."""
 NATIVE_SHARE: Final = 0.7
 """The part of a search's time the compiled search gets; the rest is for checking its tree."""
+PYTHON_NODE_LIMIT: Final = 50_000_000
+"""Nodes a Python search may store by default (its table grows with them)."""
+NATIVE_NODE_LIMIT: Final = 10**12
+"""The compiled search's default: in effect none, since its memory is fixed by its table and
+time alone ends it (the Python limit stopped A9's proof at 50 million of its 51.8 million nodes)."""
 OPEN_LINE_PLIES: Final = 16
 """How long a line ``open_line`` gives (as OPEN_LINE_PLIES in prover.c)."""
 
@@ -178,16 +183,18 @@ class ProofSearch:
         self.cut_repetitions = not play_is_finite(variant)
 
     # ------------------------------------------------------------------ public
-    def prove(self, node: Node, *, seconds: float, node_limit: int = 50_000_000) -> SearchResult:
-        """Is ``node`` a win for White?  Within ``seconds`` of wall time."""
+    def prove(self, node: Node, *, seconds: float, node_limit: int | None = None) -> SearchResult:
+        """Is ``node`` a win for White?  Within ``seconds`` of wall time (and ``node_limit``
+        nodes, by default PYTHON_NODE_LIMIT or NATIVE_NODE_LIMIT)."""
         started = time.perf_counter()
         if self.prover is not None and seconds >= NATIVE_FROM_SECONDS:
-            native = self._prove_native(node, started + seconds, node_limit)
+            limit = NATIVE_NODE_LIMIT if node_limit is None else node_limit
+            native = self._prove_native(node, started + seconds, limit)
             if native is not None:
                 return SearchResult(native, self.nodes, time.perf_counter() - started)
             seconds -= time.perf_counter() - started
         self.deadline = started + seconds
-        self.node_limit = self.nodes + node_limit
+        self.node_limit = self.nodes + (PYTHON_NODE_LIMIT if node_limit is None else node_limit)
         cuts_before = self.repetition_cuts
         try:
             pn, dn = self._mid(node, INFINITY - 1, INFINITY - 1, set())

@@ -19,6 +19,8 @@ from rulebook_build.checker.endgame import CheckerTables, checker_tables
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.search import (
     NATIVE_FROM_SECONDS,
+    NATIVE_NODE_LIMIT,
+    PYTHON_NODE_LIMIT,
     Node,
     ProofSearch,
     child_node,
@@ -159,9 +161,11 @@ class Liar:
 
     claim: Claim
     calls: int = 0
+    node_limits: list[int] = field(default_factory=list)
 
     def solve(self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int) -> Claim:
         self.calls += 1
+        self.node_limits.append(node_limit)
         return self.claim
 
 
@@ -197,6 +201,17 @@ def test_a_claimed_refutation_of_a_won_position_is_turned_down() -> None:
     result = search.prove(root_node(INTERNATIONAL, state), seconds=NATIVE_FROM_SECONDS + 0.5)
     assert search.native_problems == ["the compiled search's tree ends in a wrong leaf"]
     assert result.verdict == "proved"
+
+
+def test_only_time_limits_the_compiled_search_by_default() -> None:
+    # the Python search's node limit had stopped A9's proof at 50 of its 51.8 million nodes
+    liar = Liar(Claim("undecided"))
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    search.prove(root_node(INTERNATIONAL, state), seconds=NATIVE_FROM_SECONDS + 0.1)
+    search.prove(root_node(INTERNATIONAL, state), seconds=NATIVE_FROM_SECONDS + 0.1, node_limit=7)
+    assert liar.node_limits == [NATIVE_NODE_LIMIT, 7]
+    assert NATIVE_NODE_LIMIT > 1000 * PYTHON_NODE_LIMIT
 
 
 def test_a_short_search_stays_in_python() -> None:
