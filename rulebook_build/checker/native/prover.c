@@ -12,6 +12,7 @@
  * Usage: prover PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK WHITE ENDING EP KP
  *   PURE_DIR, RULES_DIR: the cached endgame tables without and with count rules (mAkB-mCkD.bin
  *   files, two header lines then int16 values; a class without a file is not covered).
+ *   TABLE_MB: the transposition table's memory; the store of settled nodes takes half as much.
  *   WM WK BM BK: the pieces as bitboards in the layout of board.py (hexadecimal); WHITE: 1 when
  *   White is to move; ENDING (0, 5 or 16), EP, KP: the clocks (DrawClocks.ending, ending_plies,
  *   king_only_plies).  Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for
