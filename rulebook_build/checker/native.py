@@ -101,13 +101,18 @@ def build_pair(
     on_line: Callable[[str], None] | None = None,
     *,
     rules: bool = False,
+    slices: bool = False,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
-    ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``)."""
+    ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``).  ``slices``:
+    one configuration of the men at a time, the same values in far less memory (a pair of six
+    pieces needs up to 27 GB built whole); not for a class that is its own partner."""
     command = [str(program), str(folder), *(str(n) for n in material)]
     if rules:
         command.append("rules")
+    if slices:
+        command.append("slices")
     with subprocess.Popen(command, stderr=subprocess.PIPE, text=True) as process:
         assert process.stderr is not None
         last = ""

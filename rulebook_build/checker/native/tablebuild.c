@@ -10,7 +10,7 @@
  * builder.  tests/checker/test_native_tables.py compares every class this program builds with
  * the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules]
+ * Usage: tablebuild DIR A B C D [rules] [slices]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
@@ -20,14 +20,20 @@
  *   or promotion is a conversion, worth 1 (the child's side wins) or 0 (it loses) when the
  *   child's value fits the child's fresh count budget, else a draw; a promotion inside the same
  *   lone-king ending keeps its count, so there the child's distance is carried on.  See
- *   _counted_exit in ../endgame.py, which this follows line by line.
+ *   _counted_exit in ../endgame.py, which this follows line by line.  With "slices" the pair
+ *   is built one configuration of the men at a time (see SLICES): the same values in far less
+ *   memory, for the classes of six pieces; a pair whose class is its own partner is refused.
  */
+#define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "draughts.h"
 
@@ -112,9 +118,11 @@ typedef struct {
     size_t count, capacity;
 } bucket;
 static bucket BUCKETS[MAX_DIST];
+static int TOP_DISTANCE; /* the largest distance pushed since the buckets were last emptied */
 
 static void push(int distance, uint64_t node) {
     if (distance >= MAX_DIST) { fprintf(stderr, "tablebuild: distance over %d\n", MAX_DIST); exit(1); }
+    if (distance > TOP_DISTANCE) TOP_DISTANCE = distance;
     bucket *b = &BUCKETS[distance];
     if (b->count == b->capacity) {
         b->capacity = b->capacity ? 2 * b->capacity : 1024;
@@ -134,6 +142,45 @@ typedef struct {
 static member MEMBERS[2];
 static int MEMBER_COUNT;
 
+/* Built by slices ("slices"): the men of both sides are fixed and only the kings move, one
+ * slice after another, the slices whose men have gone furthest first.  A man's move leaves its
+ * slice for one built before, so it is looked up like a capture, and the arrays below hold one
+ * slice instead of the whole pair: a pair of six pieces needs up to 27 GB built whole.  The
+ * values are the same, slot for slot (tests/checker/test_native_tables.py). */
+static int SLICES = 0;
+static bb SLICE_MEN[2][2];  /* [member][0: the men of its side to move, 1: the other side's] */
+static uint64_t SLICE_SIZE; /* positions of one member in a slice: the kings of both sides */
+static val *OUT[2];         /* the members' tables, mapped from their .body files */
+
+/* the node of a position of member k (side to move as White), or -1 outside what is built now */
+static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk) {
+    const member *mb = &MEMBERS[k];
+    if (!SLICES) {
+        int64_t i = index_of(&mb->l, om, ok, pm, pk);
+        return i < 0 ? -1 : (int64_t)mb->offset + i;
+    }
+    if (om != SLICE_MEN[k][0] || pm != SLICE_MEN[k][1]) return -1;
+    int64_t r1 = rank_of(1, ok, mb->m[1]), r3 = rank_of(1, pk, mb->m[3]);
+    if (r1 < 0 || r3 < 0) return -1;
+    return (int64_t)(k * SLICE_SIZE) + r1 * (int64_t)mb->l.count[3] + r3;
+}
+
+/* the member and position of a node; 0 for an unused slot (two pieces on one square) */
+static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk) {
+    if (!SLICES) {
+        *k = MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
+        return decode(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk);
+    }
+    *k = (int)(node / SLICE_SIZE);
+    uint64_t r = node % SLICE_SIZE;
+    const layout *l = &MEMBERS[*k].l;
+    *om = SLICE_MEN[*k][0];
+    *pm = SLICE_MEN[*k][1];
+    *ok = l->sets[1][r / l->count[3]];
+    *pk = l->sets[3][r % l->count[3]];
+    return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
+}
+
 /* one capture or promotion, worth ``v`` for the child's side to move: a draw or a win for the
  * side to move keeps this position from being lost; a win for the child counts towards a loss */
 static void count_exit(val v, int *remaining, int *longest, int *best_win) {
@@ -147,10 +194,10 @@ static void count_exit(val v, int *remaining, int *longest, int *best_win) {
 }
 
 /* the forward moves of one position: counts quiet moves that stay in the pair, looks up the rest */
-static void initialise(const member *mb, uint64_t index) {
-    uint64_t node = mb->offset + index;
+static void initialise(uint64_t node) {
+    int k;
     bb om, ok, pm, pk;
-    if (!decode(&mb->l, index, &om, &ok, &pm, &pk)) {
+    if (!decode_node(node, &k, &om, &ok, &pm, &pk)) {
         VALUES[node] = UNUSED;
         REMAINING[node] = DONE;
         return;
@@ -192,6 +239,12 @@ static void initialise(const member *mb, uint64_t index) {
                     val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << o)),
                                        mirror(ok | to), 0, parent_ending);
                     count_exit(v, &remaining, &longest, &best_win);
+                } else if (SLICES) { /* into a slice built before: its value is known */
+                    const member *pa = &MEMBERS[MEMBERS[k].partner];
+                    bb after = mirror((om & ~((bb)1 << o)) | to);
+                    int64_t i = index_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok));
+                    if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
+                    count_exit(OUT[MEMBERS[k].partner][i], &remaining, &longest, &best_win);
                 } else remaining++;
             }
         }
@@ -214,11 +267,10 @@ static void initialise(const member *mb, uint64_t index) {
 
 /* every position of the pair with a quiet move (not a promotion) to ``node``; calls visit(parent) */
 static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int distance) {
-    const member *mb = node >= MEMBERS[0].offset + MEMBERS[0].l.size ? &MEMBERS[1] : &MEMBERS[0];
-    uint64_t index = node - mb->offset;
-    const member *pa = &MEMBERS[mb->partner];
+    int k;
     bb om, ok, pm, pk;
-    decode(&mb->l, index, &om, &ok, &pm, &pk);
+    decode_node(node, &k, &om, &ok, &pm, &pk);
+    int pa = MEMBERS[k].partner;
     bb empty = BOARD & ~(om | ok | pm | pk);
     /* the other side (moving down in this frame) made the last move: take it back */
     for (bb x = pm; x; x &= x - 1) {
@@ -231,8 +283,8 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
             /* the parent, turned round so that its side to move is White */
             bb a = mirror(before), b = mirror(pk), c = mirror(om), e = mirror(ok);
             if (has_capture(a, b, c, e)) continue;
-            int64_t i = index_of(&pa->l, a, b, c, e);
-            if (i >= 0) visit(pa->offset + (uint64_t)i, distance);
+            int64_t i = node_of(pa, a, b, c, e); /* -1 when built by slices: another slice */
+            if (i >= 0) visit((uint64_t)i, distance);
         }
     }
     for (bb x = pk; x; x &= x - 1) {
@@ -243,8 +295,8 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 bb before = (pk & ~((bb)1 << t)) | (bb)1 << f;
                 bb a = mirror(pm), b = mirror(before), c = mirror(om), e = mirror(ok);
                 if (has_capture(a, b, c, e)) continue;
-                int64_t j = index_of(&pa->l, a, b, c, e);
-                if (j >= 0) visit(pa->offset + (uint64_t)j, distance);
+                int64_t j = node_of(pa, a, b, c, e);
+                if (j >= 0) visit((uint64_t)j, distance);
             }
     }
 }
@@ -266,10 +318,136 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* values by increasing distance from the buckets; keeps their memory for the next slice */
+static void settle(int keep) {
+    for (int distance = 0; distance <= TOP_DISTANCE; distance++) {
+        bucket *b = &BUCKETS[distance];
+        for (size_t i = 0; i < b->count; i++) {
+            uint64_t node = b->items[i];
+            if (REMAINING[node] == DONE) continue;
+            if (VALUES[node] != DRAW) continue;
+            VALUES[node] = (val)distance;
+            REMAINING[node] = DONE;
+            for_each_parent(node, distance & 1 ? parent_of_win : parent_of_loss, distance);
+        }
+        b->count = 0;
+        if (!keep) {
+            free(b->items);
+            b->items = NULL;
+            b->capacity = 0;
+        }
+    }
+    TOP_DISTANCE = 0;
+}
+
+/* men of one slice, with how far they have gone (the sum of their rows towards promotion) */
+typedef struct {
+    bb own, other;
+    int advance;
+} slice;
+
+static int further_first(const void *a, const void *b) {
+    return ((const slice *)b)->advance - ((const slice *)a)->advance;
+}
+
+static int rows_gone(bb men, int up) {
+    int sum = 0;
+    for (bb x = men; x; x &= x - 1) {
+        int row = (SQUARE_OF[__builtin_ctzll(x)] - 1) / 5; /* 0: squares 1-5 */
+        sum += up ? 9 - row : row;
+    }
+    return sum;
+}
+
+/* the members' tables are written as .body.part files, renamed to .body only when complete and
+ * removed on any failure, so no half-built table is ever left behind */
+static char PART[2][4096];
+static int COMPLETE;
+
+static void remove_parts(void) {
+    if (COMPLETE) return;
+    for (int k = 0; k < 2; k++)
+        if (PART[k][0]) unlink(PART[k]);
+}
+
+/* the members' .body.part files, every slot unused at first, mapped for the slices to fill */
+static void map_outputs(void) {
+    atexit(remove_parts);
+    for (int k = 0; k < MEMBER_COUNT; k++) {
+        char *path = PART[k];
+        name_of(path, sizeof PART[k], MEMBERS[k].m, ".body.part");
+        size_t bytes = sizeof(val) * MEMBERS[k].l.size;
+        int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
+            fprintf(stderr, "tablebuild: cannot write %s\n", path);
+            exit(1);
+        }
+        OUT[k] = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (OUT[k] == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
+        for (uint64_t i = 0; i < MEMBERS[k].l.size; i++) OUT[k][i] = UNUSED;
+    }
+}
+
+static int build_by_slices(double started) {
+    if (MEMBER_COUNT != 2) {
+        fprintf(stderr, "tablebuild: slices: a class that is its own partner is built whole\n");
+        return 1;
+    }
+    const layout *l = &MEMBERS[0].l;
+    SLICE_SIZE = l->count[1] * l->count[3];
+    if (2 * SLICE_SIZE >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: slice too large\n"); return 1; }
+    VALUES = malloc(sizeof(val) * 2 * SLICE_SIZE);
+    REMAINING = malloc(2 * SLICE_SIZE);
+    LONGEST = malloc(sizeof(val) * 2 * SLICE_SIZE);
+    slice *slices = malloc(sizeof(slice) * l->count[0] * l->count[2]);
+    if (!VALUES || !REMAINING || !LONGEST || !slices) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
+    size_t count = 0;
+    for (uint64_t r0 = 0; r0 < l->count[0]; r0++)
+        for (uint64_t r2 = 0; r2 < l->count[2]; r2++) {
+            bb own = l->sets[0][r0], other = l->sets[2][r2];
+            if (own & other) continue;
+            slices[count++] = (slice){own, other, rows_gone(own, 1) + rows_gone(other, 0)};
+        }
+    qsort(slices, count, sizeof(slice), further_first);
+    map_outputs();
+    for (size_t s = 0; s < count; s++) {
+        SLICE_MEN[0][0] = slices[s].own;
+        SLICE_MEN[0][1] = slices[s].other;
+        SLICE_MEN[1][0] = mirror(slices[s].other);
+        SLICE_MEN[1][1] = mirror(slices[s].own);
+        for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) initialise(node);
+        settle(1);
+        for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
+            int k;
+            bb om, ok, pm, pk;
+            if (!decode_node(node, &k, &om, &ok, &pm, &pk)) continue;
+            OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
+        }
+        if ((s & 0xFFF) == 0 && s)
+            fprintf(stderr, "tablebuild: slice %zu of %zu, %.0f s\n", s, count, now() - started);
+    }
+    for (int k = 0; k < 2; k++) {
+        char done[4096];
+        name_of(done, sizeof done, MEMBERS[k].m, ".body");
+        if (msync(OUT[k], sizeof(val) * MEMBERS[k].l.size, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
+            fprintf(stderr, "tablebuild: cannot write %s\n", done);
+            return 1;
+        }
+    }
+    COMPLETE = 1;
+    fprintf(stderr, "tablebuild: %zu slices done in %.1f s\n", count, now() - started);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc == 7 && !strcmp(argv[6], "rules")) RULES = 1;
-    else if (argc != 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules]\n");
+    for (int i = 6; i < argc; i++) {
+        if (!strcmp(argv[i], "rules")) RULES = 1;
+        else if (!strcmp(argv[i], "slices")) SLICES = 1;
+        else argc = 0;
+    }
+    if (argc < 6) {
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [slices]\n");
         return 1;
     }
     DIR = argv[1];
@@ -294,35 +472,23 @@ int main(int argc, char **argv) {
         MEMBERS[1].partner = 0;
         total += MEMBERS[1].l.size;
     }
-    if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large\n"); return 1; }
+    double started = now();
+    if (SLICES) return build_by_slices(started);
+    if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large (build it by slices)\n"); return 1; }
     VALUES = malloc(sizeof(val) * total);
     REMAINING = malloc(total);
     LONGEST = malloc(sizeof(val) * total);
     if (!VALUES || !REMAINING || !LONGEST) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
-    double started = now();
     for (int k = 0; k < MEMBER_COUNT; k++) {
         uint64_t size = MEMBERS[k].l.size;
         for (uint64_t i = 0; i < size; i++) {
-            initialise(&MEMBERS[k], i);
+            initialise(MEMBERS[k].offset + i);
             if ((i & 0xFFFFFF) == 0 && i)
                 fprintf(stderr, "tablebuild: forward pass %.0f%%\n", 100.0 * (MEMBERS[k].offset + i) / total);
         }
     }
     fprintf(stderr, "tablebuild: forward pass done in %.1f s\n", now() - started);
-    for (int distance = 0; distance < MAX_DIST; distance++) {
-        bucket *b = &BUCKETS[distance];
-        for (size_t i = 0; i < b->count; i++) {
-            uint64_t node = b->items[i];
-            if (REMAINING[node] == DONE) continue;
-            if (VALUES[node] != DRAW) continue;
-            VALUES[node] = (val)distance;
-            REMAINING[node] = DONE;
-            for_each_parent(node, distance & 1 ? parent_of_win : parent_of_loss, distance);
-        }
-        free(b->items);
-        b->items = NULL;
-        b->count = b->capacity = 0;
-    }
+    settle(0);
     fprintf(stderr, "tablebuild: done in %.1f s\n", now() - started);
     for (int k = 0; k < MEMBER_COUNT; k++) {
         char path[4096];
