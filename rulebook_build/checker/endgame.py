@@ -44,7 +44,10 @@ a table made with ``cached_pieces=4`` then uses whatever of them is in the cache
 
 International tables are built by the compiled builder (``native.py``) when a C compiler is at
 hand: the same values slot for slot, 30 to 100 times faster.  With it every 4-piece class
-takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Benchmarks:
+takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Tables with count
+rules of 6 pieces are used when they are in the cache without their pure partners
+(``CACHED_RULES_PIECES``): the compiled builder makes them by slices (``tablebuild DIR A B C D
+rules slices``), and since they never refute, only the proofs need them.  Benchmarks:
 ``benchmarks/endgame.py``.
 
 Layout
@@ -889,6 +892,9 @@ class EndgameTables:
 
 CACHED_PIECES: Final = 5
 """The checker uses classes of up to this many pieces when ``rulebook tables`` has built them."""
+CACHED_RULES_PIECES: Final = 6
+"""Tables with count rules may go one piece further: 6-piece classes built by slices (see
+``native/tablebuild.c``) without their pure partners; they prove, and never refute."""
 
 
 class CheckerTables:
@@ -964,7 +970,7 @@ def checker_tables(variant: Variant, *, cache_dir: Path | None = None) -> Checke
             variant,
             max_pieces=4 if compiled else 3,
             max_pair_slots=None if compiled else MAX_PAIR_SLOTS,
-            cached_pieces=CACHED_PIECES,
+            cached_pieces=CACHED_PIECES if semantics == "pure" else CACHED_RULES_PIECES,
             cache_dir=cache_dir,
             semantics=semantics,
         )

@@ -339,9 +339,15 @@ class ProofSearch:
             return (INFINITY, 0) if white_to_move else (0, INFINITY)
         if draw_by_count(self.variant, clocks, state) is not None:
             return (INFINITY, 0)
-        outcome = self.tables.probe(state) if self.tables is not None else None
+        if self.tables is None:
+            return None
+        outcome = self.tables.probe(state)
         if outcome is not None:
             return self._table_value(state, outcome, white_to_move, clocks)
+        if self._counted_win(state, white_to_move, clocks):
+            # a class with a table with count rules only (the 6-piece ones): it may prove a
+            # win, never refute one
+            return (0, INFINITY)
         return None
 
     def _evaluate(self, node: Node) -> tuple[int, int]:
@@ -365,14 +371,19 @@ class ProofSearch:
         only by the value with count rules, when its distance fits the node's clocks."""
         if not _white_wins(outcome, white_to_move):
             return (INFINITY, 0)
-        assert self.tables is not None
-        counted = self.tables.probe_rules(state)
-        if counted is not None and _white_wins(counted, white_to_move):
-            budget = plies_left(self.variant, clocks)
-            if budget is None or counted.plies <= budget:
-                return (0, INFINITY)
+        if self._counted_win(state, white_to_move, clocks):
+            return (0, INFINITY)
         # a pure win that a count rule might cut short: leave it to the search
         return (1, 1)
+
+    def _counted_win(self, state: State, white_to_move: bool, clocks: DrawClocks) -> bool:
+        """A win by the tables with count rules whose distance fits the node's clocks."""
+        assert self.tables is not None
+        counted = self.tables.probe_rules(state)
+        if counted is None or not _white_wins(counted, white_to_move):
+            return False
+        budget = plies_left(self.variant, clocks)
+        return budget is None or counted.plies <= budget
 
     def _mid(self, node: Node, pn_limit: int, dn_limit: int, path: set[State]) -> tuple[int, int]:
         self.nodes += 1

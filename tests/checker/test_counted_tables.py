@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.endgame import CheckerTables, checker_tables
+from rulebook_build.checker.endgame import CheckerTables, Outcome, checker_tables
 from rulebook_build.checker.search import INFINITY, ProofSearch, root_node
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
@@ -77,3 +77,33 @@ def test_international_tables_of_both_kinds_agree_on_who_wins_up_to_three_pieces
         for slot in range(len(pure)):
             a, b = pure[slot], counted[slot]
             assert (a < 0) == (b < 0) and (a < 0 or a & 1 == b & 1), (material, slot)
+
+
+class RulesOnly:
+    """Tables with count rules and no pure partner, as the 6-piece classes are cached."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+
+    def probe(self, state: object) -> None:
+        return None
+
+    def probe_rules(self, state: object) -> Outcome:
+        return self.outcome
+
+
+@pytest.mark.parametrize(
+    ("outcome", "expected"),
+    [
+        (Outcome("win", 3), (0, INFINITY)),  # fits the 25-move count: proved
+        (Outcome("win", 51), None),  # longer than the count allows: left to the search
+        (Outcome("loss", 2), None),  # a table with count rules never refutes
+        (Outcome("draw", 0), None),
+    ],
+)
+def test_a_class_with_a_table_with_count_rules_only_may_prove_never_refute(
+    outcome: Outcome, expected: tuple[int, int] | None
+) -> None:
+    state = parse_fen("W:W28,32,33,34:BK3,K5", variant=INTERNATIONAL).state()
+    search = ProofSearch(INTERNATIONAL, tables=RulesOnly(outcome))
+    assert search._leaf_value(root_node(INTERNATIONAL, state), moves=5) == expected

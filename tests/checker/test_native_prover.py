@@ -279,3 +279,21 @@ def test_an_undecided_judgement_names_the_line_to_look_at() -> None:
     # the line is legal play from the start position
     (replayed,) = read_pdn(f'[FEN "{game.fen}"]\n\n{line} *\n')[0]
     assert len(replay(replayed, variant=INTERNATIONAL).main.moves) == len(line.split())
+
+
+def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_search(
+    tables: CheckerTables, prover: native.NativeProver, tmp_path: Path
+) -> None:
+    # as the 6-piece classes are cached: two kings against a king without its pure tables
+    for table in tables.pure.folder().glob("*.bin"):
+        if table.name not in ("m0k2-m0k1.bin", "m0k1-m0k2.bin"):
+            (tmp_path / table.name).symlink_to(table.resolve())
+    rules_only = native.NativeProver(prover.program, tmp_path, tables.rules.folder())
+    state = parse_fen("W:WK28,K45:BK22", variant=INTERNATIONAL).state()  # 28x17 wins at once
+    node = root_node(INTERNATIONAL, state)
+    answer = rules_only.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
+    assert answer.verdict == "proved"
+    assert not answer.choices, "the table closes the root: there is no move to print"
+    searched = native.NativeProver(prover.program, tmp_path, tmp_path)  # no table for it at all
+    answer = searched.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
+    assert answer.verdict == "proved" and len(answer.choices) == 1, "the capture, found by search"

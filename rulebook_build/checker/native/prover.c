@@ -356,6 +356,12 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* search.py _counted_win: a win by the tables with count rules that fits the node's clocks */
+static int counted_win(const node *n) {
+    int16_t counted = probe(1, n);
+    return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
+}
+
 /* search.py _evaluate: terminal, count rule, table, or a first estimate */
 static values evaluate(const node *n) {
     int moves = count_moves(n);
@@ -364,10 +370,9 @@ static values evaluate(const node *n) {
     int16_t pure = probe(0, n);
     if (pure != NOT_COVERED) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
-        int16_t counted = probe(1, n);
-        if (counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n)) return PROVED;
-        return (values){1, 1};
+        return counted_win(n) ? PROVED : (values){1, 1};
     }
+    if (counted_win(n)) return PROVED; /* a class with a table with count rules only: 6 pieces */
     return n->white ? (values){1, moves} : (values){moves, 1};
 }
 
