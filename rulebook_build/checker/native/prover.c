@@ -323,10 +323,7 @@ static void settled_add(uint64_t sig, int proved) {
 /* a node's values into its bucket: its own slot, else an empty one, else the slot whose subtree
  * cost least; a first estimate (leaf, work 0) only takes an empty slot or one that cost nothing,
  * so the estimates of a node's many children never push out the results of searches */
-static void store(const node *n, values v, uint32_t work) {
-    key k = key_of(n);
-    uint64_t sig = key_sig(&k);
-    bucket *b = bucket_of(&k);
+static void store(bucket *b, uint64_t sig, values v, uint32_t work) {
     entry *slot = match(b, sig);
     if (slot) work += slot->work;
     else {
@@ -386,7 +383,7 @@ static values lookup(const node *n) {
         if (kept >= 0) return kept ? PROVED : REFUTED;
     }
     values v = evaluate(n);
-    store(n, v, 0);
+    store(bucket_of(&k), sig, v, 0);
     return v;
 }
 
@@ -408,6 +405,9 @@ static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
 /* the search below an open node: its children until its values pass a limit or settle */
 static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit) {
     uint64_t nodes_before = NODES;
+    key own = key_of(n); /* the node's key, signature and bucket, for every store below */
+    uint64_t sig = key_sig(&own);
+    bucket *b = bucket_of(&own);
     size_t first = STACK_TOP;
     int count = generate(n);
     for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
@@ -434,11 +434,8 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
         }
         v.pn = n->white ? best_value : total;
         v.dn = n->white ? total : best_value;
-        store(n, v, (uint32_t)(NODES - nodes_before));
-        if (v.pn == 0 || v.dn == 0) {
-            key k = key_of(n);
-            settled_add(key_sig(&k), v.pn == 0);
-        }
+        store(b, sig, v, (uint32_t)(NODES - nodes_before));
+        if (v.pn == 0 || v.dn == 0) settled_add(sig, v.pn == 0);
         nodes_before = NODES;
         if (v.pn >= pn_limit || v.dn >= dn_limit || v.pn == 0 || v.dn == 0 || best < 0 || ABORTED) break;
         node child = STACK[first + best];
