@@ -411,6 +411,7 @@ static int build_by_slices(double started) {
         }
     qsort(slices, count, sizeof(slice), further_first);
     map_outputs();
+    double next_report = now() + 10;
     for (size_t s = 0; s < count; s++) {
         SLICE_MEN[0][0] = slices[s].own;
         SLICE_MEN[0][1] = slices[s].other;
@@ -424,8 +425,10 @@ static int build_by_slices(double started) {
             if (!decode_node(node, &k, &om, &ok, &pm, &pk)) continue;
             OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
         }
-        if ((s & 0xFFF) == 0 && s)
-            fprintf(stderr, "tablebuild: slice %zu of %zu, %.0f s\n", s, count, now() - started);
+        if (now() >= next_report) { /* at most every 10 s, between slices */
+            fprintf(stderr, "tablebuild: slice %zu of %zu, %.0f s\n", s + 1, count, now() - started);
+            next_report = now() + 10;
+        }
     }
     for (int k = 0; k < 2; k++) {
         char done[4096];
