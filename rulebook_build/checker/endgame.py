@@ -80,6 +80,7 @@ import hashlib
 import json
 import mmap
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -853,6 +854,90 @@ class EndgameTables:
             self.build_seconds[member] = seconds
             self._save(member, table)
 
+    def build_by_slices(
+        self, material: Material, on_line: Callable[[str], None] | None = None
+    ) -> float:
+        """Build a class pair with the compiled builder one configuration of the men at a time
+        (``tablebuild ... slices``): the 6-piece pairs need up to 27 GB of memory built whole,
+        by slices only a few MB beside the output files.  The classes its captures and
+        promotions lead to must be in the cache.  Each member's table is written whole or not
+        at all; on any failure (or Ctrl-C) nothing of the pair is left behind.  ``on_line``
+        gets the builder's progress lines.  Returns the seconds it took."""
+        a, b, c, d = material
+        partner = (c, d, a, b)
+        if partner == material:
+            raise RulebookError(f"{_material_name(material)} is its own partner: build it whole")
+        program = self._native_program()
+        if program is None:
+            raise RulebookError(
+                f"building {_material_name(material)} by slices needs the compiled table builder "
+                "(International rules and a C compiler)"
+            )
+        members = [material, partner]
+        folder = self.folder()
+        for member in members:
+            for target in sorted(_successor_classes(member)):
+                if target not in members and not self._path(target).is_file():
+                    raise RulebookError(
+                        f"build {_material_name(target)} first: {_material_name(member)} "
+                        "leads to it",
+                        source=str(self._path(target)),
+                    )
+        sizes = [2 * self._layout(member).size for member in members]
+        needed = sum(sizes) + max(sizes)  # the bodies, and one table being written beside them
+        free = shutil.disk_usage(folder).free
+        if free < needed:
+            raise RulebookError(
+                f"building {_material_name(material)} needs {needed / 1e9:.1f} GB of free disk, "
+                f"{free / 1e9:.1f} GB are free",
+                source=str(folder),
+            )
+        started = time.perf_counter()
+        parts = [
+            folder / f"{_material_name(member)}{suffix}"
+            for member in members
+            for suffix in (".body", ".body.part")
+        ]
+        installed: list[Path] = []
+        try:
+            native.build_pair(
+                program, folder, material, on_line, rules=self.semantics == "rules", slices=True
+            )
+            for member, size in zip(members, sizes, strict=True):
+                self._install_body(member, size)
+                installed.append(self._path(member))
+        except BaseException:
+            for table in installed:  # a class without its partner is no use to anyone
+                table.unlink(missing_ok=True)
+            raise
+        finally:
+            for leftover in parts:
+                leftover.unlink(missing_ok=True)
+        seconds = time.perf_counter() - started
+        for member in members:
+            self.build_seconds[member] = seconds
+        return seconds
+
+    def _install_body(self, member: Material, size: int) -> None:
+        """Write the builder's ``.body`` of a class as its table file, with its header, without
+        holding it in memory (a 6-piece class has up to 5.5 GB)."""
+        body = self._path(member).with_suffix(".body")
+        if not body.is_file() or body.stat().st_size != size:
+            raise RulebookError(
+                f"the endgame table builder left no complete table for {_material_name(member)}",
+                source=str(body),
+            )
+        handle, temporary = tempfile.mkstemp(dir=body.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as stream, body.open("rb") as source:
+                stream.write(self._header(member))
+                shutil.copyfileobj(source, stream, 16 << 20)
+            os.replace(temporary, self._path(member))
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        body.unlink()
+
     def _leave(
         self,
         variant: Variant,
@@ -895,6 +980,15 @@ CACHED_PIECES: Final = 5
 CACHED_RULES_PIECES: Final = 6
 """Tables with count rules may go one piece further: 6-piece classes built by slices (see
 ``native/tablebuild.c``) without their pure partners; they prove, and never refute."""
+SLICED_PAIRS: Final[tuple[Material, ...]] = tuple(
+    sorted(
+        ((men, 4 - men, other_men, 2 - other_men) for men in range(4) for other_men in range(2)),
+        key=lambda m: (m[0] + m[2], m),
+    )
+)
+"""The 6-piece pairs ``rulebook tables --pieces 6`` builds by slices, with count rules only: four
+pieces with at least one king against two with at least one king, the endings PWCP-2's A9, A11
+and A50 run into.  In building order: a promotion leads to a pair with fewer men, built before."""
 
 
 class CheckerTables:

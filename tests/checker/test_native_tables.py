@@ -131,3 +131,49 @@ def test_a_class_that_is_its_own_partner_is_not_built_by_slices(tmp_path: Path) 
     with pytest.raises(RulebookError, match="its own partner"):
         native.build_pair(program, tables.folder(), (0, 1, 0, 1), slices=True)
     assert not list(tables.folder().glob("*.body*"))
+
+
+def test_a_pair_built_by_slices_is_installed_as_the_whole_build_would_store_it(
+    tmp_path: Path,
+) -> None:
+    # a man with two kings against a king: promotions into 3 kings v 1, captures into 3 pieces
+    material, partner = (1, 2, 0, 1), (0, 1, 1, 2)
+    sliced = EndgameTables(INTERNATIONAL, max_pieces=4, cache_dir=tmp_path / "s", semantics="rules")
+    whole = EndgameTables(
+        INTERNATIONAL,
+        max_pieces=4,
+        max_pair_slots=None,
+        cache_dir=tmp_path / "w",
+        semantics="rules",
+    )
+    for smaller in [m for m in sliced.material_classes() if sum(m) <= 3] + [(0, 3, 0, 1)]:
+        sliced._table(smaller)  # what the pair's captures and promotions lead to
+    lines: list[str] = []
+    sliced.build_by_slices(material, lines.append)
+    whole._table(material)
+    for member in (material, partner):
+        # the same file, header and all, and nothing else left in the folder
+        assert sliced._path(member).read_bytes() == whole._path(member).read_bytes()
+    assert lines and lines[-1].startswith("tablebuild: ") and "slices done" in lines[-1]
+    leftovers = [p.name for p in sliced.folder().iterdir() if p.suffix != ".bin"]
+    assert not leftovers
+    fresh = EndgameTables(
+        INTERNATIONAL, max_pieces=3, cached_pieces=4, cache_dir=tmp_path / "s", semantics="rules"
+    )
+    assert fresh.supports(material) and fresh._load(material) is not None
+
+
+def test_a_pair_by_slices_without_its_smaller_classes_is_refused_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    from rulebook_build.errors import RulebookError
+
+    tables = EndgameTables(INTERNATIONAL, max_pieces=3, cache_dir=tmp_path, semantics="rules")
+    tables.build_all()
+    before = sorted(p.name for p in tables.folder().iterdir())
+    # 1 man 2 kings v 1 king promotes into 3 kings v 1, which is not built
+    with pytest.raises(RulebookError, match="build m0k1-m0k3 first"):
+        tables.build_by_slices((1, 2, 0, 1))
+    with pytest.raises(RulebookError, match="its own partner"):
+        tables.build_by_slices((0, 2, 0, 2))
+    assert sorted(p.name for p in tables.folder().iterdir()) == before

@@ -28,7 +28,7 @@ def test_list_names_every_class_and_whether_it_is_cached(
 
 def test_an_impossible_piece_count_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "--pieces", "7"]) == 2
-    assert "--pieces must be 2, 3, 4 or 5, not 7" in capsys.readouterr().err
+    assert "--pieces must be 2, 3, 4, 5 or 6, not 7" in capsys.readouterr().err
 
 
 def test_five_piece_frisian_tables_are_refused_with_the_reason(
@@ -38,4 +38,30 @@ def test_five_piece_frisian_tables_are_refused_with_the_reason(
     assert main(["tables", "--variant", "frisian", "--pieces", "5"]) == 2
     error = capsys.readouterr().err
     assert "5-piece tables for frisian need the compiled table builder" in error
+    assert not list(tmp_path.rglob("*.bin"))
+
+
+def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    assert main(["tables", "--pieces", "6", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    sliced = [line for line in lines if "by slices" in line]
+    assert len(sliced) == len(endgame.SLICED_PAIRS) == 8
+    assert sliced[0].startswith("4 kings v 2 kings ")
+    assert sliced[-1].startswith("3 men 1 king v 1 man 1 king ")
+    assert all("rules not built" in line for line in sliced)
+    # the 5-piece classes come first, as with --pieces 5
+    assert len(lines) - len(sliced) == sum(
+        1 for line in lines if line.endswith("pure not built, rules not built")
+    )
+
+
+def test_six_piece_frisian_tables_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    assert main(["tables", "--variant", "frisian", "--pieces", "6"]) == 2
+    assert "6-piece tables for frisian need the compiled table builder" in capsys.readouterr().err
     assert not list(tmp_path.rglob("*.bin"))
