@@ -268,8 +268,11 @@ class ProofSearch:
                 self.native_problems.append("no time left to check the compiled search's tree")
                 return False
             state, clocks = node
-            children = self.expand(node)
-            value = self._leaf_value(node, len(children))
+            # children (and their clocks) are made only where the walk goes on: at a White node
+            # of a proof only the chosen one
+            known = self.children.get(node)
+            moves = [m for m, _ in known] if known is not None else generate(self.variant, state)
+            value = self._leaf_value(node, len(moves))
             if value == settled:
                 passed.add(node)
                 continue
@@ -279,13 +282,17 @@ class ProofSearch:
             passed.add(node)
             if state[4] == proof:  # one move suffices: the one the tree chose
                 chosen = answer.choice(state, clocks)
-                step = self._step_to(node, chosen) if chosen is not None else None
+                step = self._step_to(node, chosen, moves) if chosen is not None else None
                 if step is None:
                     self.native_problems.append("the compiled search's tree has no legal choice")
                     return False
                 waiting.append(step[1])
             else:
-                waiting.extend(child for _move, child in children)
+                if known is None:
+                    variant = self.variant
+                    known = [(move, child_node(variant, node, move)) for move in moves]
+                    self.children[node] = known
+                waiting.extend(child for _move, child in known)
         for node in passed:
             self.table[node] = settled
         return True
@@ -303,11 +310,25 @@ class ProofSearch:
         return moves
 
     def _step_to(
-        self, node: Node, pieces: tuple[int, int, int, int]
+        self,
+        node: Node,
+        pieces: tuple[int, int, int, int],
+        moves: list[RawMove] | None = None,
     ) -> tuple[RawMove, Node] | None:
         """The legal move of ``node`` that leaves these pieces (as the compiled search prints
-        a position), with its child; None if there is none."""
-        return next(((m, c) for m, c in self.expand(node) if pieces_of(c[0]) == pieces), None)
+        a position), with its child; None if there is none.  ``moves``: the node's legal
+        moves, when the caller has them."""
+        known = self.children.get(node)
+        if known is not None:
+            return next(((m, c) for m, c in known if pieces_of(c[0]) == pieces), None)
+        # only the child that is asked for gets its clocks (``child_node``), as in a walk of a
+        # compiled search's tree, where every other child of a White node is left unvisited
+        state, clocks = node
+        for move in generate(self.variant, state) if moves is None else moves:
+            after = make(self.variant, state, move)
+            if pieces_of(after) == pieces:
+                return move, (after, advance(self.variant, clocks, state, move, after))
+        return None
 
     def open_line(self, node: Node, plies: int = OPEN_LINE_PLIES) -> list[RawMove]:
         """The line where the search of an unsettled ``node`` stopped: the moves df-pn would
