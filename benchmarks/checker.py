@@ -47,7 +47,7 @@ def main() -> int:
     tables = None
     prover = None
     if not args.no_tables:
-        from rulebook_build.checker.endgame import CACHED_PIECES, checker_tables
+        from rulebook_build.checker.endgame import CACHED_PIECES, SLICED_PAIRS, checker_tables
 
         started = time.perf_counter()
         tables = checker_tables(INTERNATIONAL)
@@ -59,6 +59,11 @@ def main() -> int:
             f"endgame tables ready in {time.perf_counter() - started:.1f} s: classes by pieces "
             + ", ".join(f"{n}: {count}" for n, count in by_size.items())
             + f" (built up to {tables.max_pieces}; 'rulebook tables --pieces 5' builds the rest)"
+        )
+        six = [m for m in tables.rules.material_classes() if sum(m) == 6]
+        print(
+            f"6-piece classes with count rules only: {len(six)} of {2 * len(SLICED_PAIRS)} "
+            "('rulebook tables --pieces 6')"
         )
         prover = None if args.python_only else tables.prover()
         print(f"compiled proof search: {'used' if prover else 'not used'}")
