@@ -855,14 +855,15 @@ class EndgameTables:
             self._save(member, table)
 
     def build_by_slices(
-        self, material: Material, on_line: Callable[[str], None] | None = None
+        self, material: Material, on_line: Callable[[str], None] | None = None, *, jobs: int = 1
     ) -> float:
         """Build a class pair with the compiled builder one configuration of the men at a time
         (``tablebuild ... slices``): the 6-piece pairs need up to 27 GB of memory built whole,
         by slices only a few MB beside the output files.  The classes its captures and
         promotions lead to must be in the cache.  Each member's table is written whole or not
         at all; on any failure (or Ctrl-C) nothing of the pair is left behind.  ``on_line``
-        gets the builder's progress lines.  Returns the seconds it took."""
+        gets the builder's progress lines; ``jobs`` processes share the slices.  Returns the
+        seconds it took."""
         a, b, c, d = material
         partner = (c, d, a, b)
         if partner == material:
@@ -901,7 +902,13 @@ class EndgameTables:
         installed: list[Path] = []
         try:
             native.build_pair(
-                program, folder, material, on_line, rules=self.semantics == "rules", slices=True
+                program,
+                folder,
+                material,
+                on_line,
+                rules=self.semantics == "rules",
+                slices=True,
+                jobs=jobs,
             )
             for member, size in zip(members, sizes, strict=True):
                 self._install_body(member, size)

@@ -102,17 +102,21 @@ def build_pair(
     *,
     rules: bool = False,
     slices: bool = False,
+    jobs: int = 1,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
     ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``).  ``slices``:
     one configuration of the men at a time, the same values in far less memory (a pair of six
-    pieces needs up to 27 GB built whole); not for a class that is its own partner."""
+    pieces needs up to 27 GB built whole); not for a class that is its own partner.  ``jobs``:
+    processes sharing the slices (with ``slices`` only)."""
+    if not 1 <= jobs <= 64 or (jobs > 1 and not slices):
+        raise ValueError("jobs must be 1 to 64, and more than 1 only with slices")
     command = [str(program), str(folder), *(str(n) for n in material)]
     if rules:
         command.append("rules")
     if slices:
-        command.append("slices")
+        command += ["slices", str(jobs)]
     with subprocess.Popen(command, stderr=subprocess.PIPE, text=True) as process:
         assert process.stderr is not None
         last = ""

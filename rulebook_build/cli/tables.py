@@ -1,6 +1,6 @@
 """``rulebook tables``: build the endgame tables the checker uses as exact leaves, once.
 
-    rulebook tables [--variant V] [--pieces N] [--list]
+    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list]
 
 ``rulebook check`` builds the small tables by itself on first use: for International every
 class of up to 4 pieces with the compiled builder (``checker/native.py``, about 25 s; it needs
@@ -15,7 +15,8 @@ into the cache (``.cache/endgame/``); from then on ``rulebook check`` uses them:
   of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
   files.  A table with count rules never refutes, so they serve the proofs only, and need no
-  pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, some 4 hours in all.
+  pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, some 4 hours of CPU in
+  all; ``--jobs`` processes (one per CPU by default) share the slices of each pair.
 * 4 pieces without a C compiler, or Frisian: pure Python, one to six minutes a class (about
   35 minutes for all of International), 250 bytes of memory a slot while a pair builds.
 
@@ -25,6 +26,7 @@ Classes already in the cache are only checked, so the command can be stopped and
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from rulebook_build.checker import native
@@ -57,6 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "pieces against two with kings, for International with a C compiler)",
     )
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes that share the 6-piece builds (default: one per CPU)",
+    )
+    parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
     )
 
@@ -79,6 +87,8 @@ def describe(material: Material) -> str:
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.pieces <= 6:
         raise RulebookError(f"--pieces must be 2, 3, 4, 5 or 6, not {args.pieces}")
+    if not 1 <= args.jobs <= 64:
+        raise RulebookError(f"--jobs must be 1 to 64, not {args.jobs}")
     variant = find_variant(args.variant)
     pieces = min(args.pieces, 5)
     # two kinds per class: pure values refute, values with count rules prove (endgame.py)
@@ -122,7 +132,10 @@ def run(args: argparse.Namespace) -> int:
     missing_sliced = [m for m in sliced if not _pair_cached(counted, m)]
     per_slot = NATIVE_SECONDS_PER_SLOT if compiled else SECONDS_PER_SLOT
     estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2
-    estimate += sum(counted.pair_slots(m) for m in missing_sliced) * SLICED_SECONDS_PER_SLOT
+    sharing = max(1, min(args.jobs, os.cpu_count() or 1))
+    estimate += (
+        sum(counted.pair_slots(m) for m in missing_sliced) * SLICED_SECONDS_PER_SLOT / sharing
+    )
     what = f"{len(missing)} tables to build, pure and with count rules"
     if sliced:
         what += f", and {len(missing_sliced)} of the {len(sliced)} 6-piece pairs by slices"
@@ -151,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        took = counted.build_by_slices(material, _progress)
+        took = counted.build_by_slices(material, _progress, jobs=args.jobs)
         print(f"  built {describe(material)} in {took:.0f} s", file=sys.stderr, flush=True)
         seconds += took
     print(

@@ -10,7 +10,7 @@
  * builder.  tests/checker/test_native_tables.py compares every class this program builds with
  * the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules] [slices]
+ * Usage: tablebuild DIR A B C D [rules] [slices [JOBS]]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
@@ -23,6 +23,7 @@
  *   _counted_exit in ../endgame.py, which this follows line by line.  With "slices" the pair
  *   is built one configuration of the men at a time (see SLICES): the same values in far less
  *   memory, for the classes of six pieces; a pair whose class is its own partner is refused.
+ *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -389,7 +391,28 @@ static void map_outputs(void) {
     }
 }
 
-static int build_by_slices(double started) {
+/* one slice: the men fixed, both members' positions of them settled among themselves, then
+ * copied into the members' tables */
+static void build_slice(const slice *one) {
+    SLICE_MEN[0][0] = one->own;
+    SLICE_MEN[0][1] = one->other;
+    SLICE_MEN[1][0] = mirror(one->other);
+    SLICE_MEN[1][1] = mirror(one->own);
+    for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) initialise(node);
+    settle(1);
+    for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
+        int k;
+        bb om, ok, pm, pk;
+        if (!decode_node(node, &k, &om, &ok, &pm, &pk)) continue;
+        OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
+    }
+}
+
+/* Slices are built by levels of advance, most advanced first: a man's move advances its side
+ * one row, so it leads into the next level, already built, and the slices of one level do not
+ * read each other.  With JOBS > 1 the slices of a level are shared out to JOBS processes (the
+ * outputs are shared mappings), and the next level starts when all of them are done. */
+static int build_by_slices(double started, int jobs) {
     if (MEMBER_COUNT != 2) {
         fprintf(stderr, "tablebuild: slices: a class that is its own partner is built whole\n");
         return 1;
@@ -411,24 +434,40 @@ static int build_by_slices(double started) {
         }
     qsort(slices, count, sizeof(slice), further_first);
     map_outputs();
+    fflush(stderr);
     double next_report = now() + 10;
-    for (size_t s = 0; s < count; s++) {
-        SLICE_MEN[0][0] = slices[s].own;
-        SLICE_MEN[0][1] = slices[s].other;
-        SLICE_MEN[1][0] = mirror(slices[s].other);
-        SLICE_MEN[1][1] = mirror(slices[s].own);
-        for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) initialise(node);
-        settle(1);
-        for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
-            int k;
-            bb om, ok, pm, pk;
-            if (!decode_node(node, &k, &om, &ok, &pm, &pk)) continue;
-            OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
+    for (size_t first = 0, end; first < count; first = end) {
+        for (end = first; end < count && slices[end].advance == slices[first].advance; end++) {}
+        size_t width = end - first;
+        int procs = (size_t)jobs < width ? jobs : (int)width;
+        pid_t helper[64];
+        int job = 0; /* this process takes the slices first + job, + procs, ... of the level */
+        for (int j = 1; j < procs && !job; j++) {
+            pid_t pid = fork();
+            if (pid < 0) { fprintf(stderr, "tablebuild: cannot start a job\n"); exit(1); }
+            if (pid == 0) {
+                COMPLETE = 1; /* a helper leaves the files to the main process */
+                job = j;
+            } else {
+                helper[j] = pid;
+            }
         }
-        if (now() >= next_report) { /* at most every 10 s, between slices */
-            fprintf(stderr, "tablebuild: slice %zu of %zu, %.0f s\n", s + 1, count, now() - started);
-            next_report = now() + 10;
+        size_t step = (size_t)procs;
+        for (size_t s = first + (size_t)job; s < end; s += step) {
+            build_slice(&slices[s]);
+            if (!job && now() >= next_report) { /* at most every 10 s, between slices */
+                fprintf(stderr, "tablebuild: slice %zu of %zu, %.0f s\n", s + 1, count, now() - started);
+                next_report = now() + 10;
+            }
         }
+        if (job) _exit(0);
+        int failed = 0;
+        for (int j = 1; j < procs; j++) {
+            int status;
+            if (waitpid(helper[j], &status, 0) != helper[j] || !WIFEXITED(status) || WEXITSTATUS(status))
+                failed = 1;
+        }
+        if (failed) { fprintf(stderr, "tablebuild: a job failed\n"); return 1; }
     }
     for (int k = 0; k < 2; k++) {
         char done[4096];
@@ -444,13 +483,15 @@ static int build_by_slices(double started) {
 }
 
 int main(int argc, char **argv) {
+    int jobs = 1;
     for (int i = 6; i < argc; i++) {
         if (!strcmp(argv[i], "rules")) RULES = 1;
         else if (!strcmp(argv[i], "slices")) SLICES = 1;
+        else if (SLICES && jobs == 1 && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 64) jobs = atoi(argv[i]);
         else argc = 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [slices]\n");
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [slices [JOBS]]\n");
         return 1;
     }
     DIR = argv[1];
@@ -476,7 +517,7 @@ int main(int argc, char **argv) {
         total += MEMBERS[1].l.size;
     }
     double started = now();
-    if (SLICES) return build_by_slices(started);
+    if (SLICES) return build_by_slices(started, jobs);
     if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large (build it by slices)\n"); return 1; }
     VALUES = malloc(sizeof(val) * total);
     REMAINING = malloc(total);
