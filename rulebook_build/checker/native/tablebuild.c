@@ -408,6 +408,23 @@ static void build_slice(const slice *one) {
     }
 }
 
+/* every table a capture or promotion of the pair may lead to (endgame.py _successor_classes),
+ * read before any job starts, so that the jobs share one copy of them */
+static void load_exits(void) {
+    for (int k = 0; k < MEMBER_COUNT; k++) {
+        const int *m = MEMBERS[k].m;
+        for (int promoted = 0; promoted <= (m[0] ? 1 : 0); promoted++)
+            for (int men = 0; men <= m[2]; men++)
+                for (int kings = 0; kings <= m[3]; kings++) {
+                    int target[4] = {men, kings, m[0] - promoted, m[1] + promoted};
+                    int member = 0;
+                    for (int j = 0; j < MEMBER_COUNT; j++)
+                        if (!memcmp(target, MEMBERS[j].m, sizeof target)) member = 1;
+                    if (men + kings && !member) exit_for(target);
+                }
+    }
+}
+
 /* Slices are built by levels of advance, most advanced first: a man's move advances its side
  * one row, so it leads into the next level, already built, and the slices of one level do not
  * read each other.  With JOBS > 1 the slices of a level are shared out to JOBS processes (the
@@ -433,6 +450,7 @@ static int build_by_slices(double started, int jobs) {
             slices[count++] = (slice){own, other, rows_gone(own, 1) + rows_gone(other, 0)};
         }
     qsort(slices, count, sizeof(slice), further_first);
+    load_exits();
     map_outputs();
     fflush(stderr);
     double next_report = now() + 10;
