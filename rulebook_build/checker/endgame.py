@@ -46,8 +46,9 @@ International tables are built by the compiled builder (``native.py``) when a C 
 hand: the same values slot for slot, 30 to 100 times faster.  With it every 4-piece class
 takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Tables with count
 rules of 6 pieces are used when they are in the cache without their pure partners
-(``CACHED_RULES_PIECES``): the compiled builder makes them by slices (``tablebuild DIR A B C D
-rules slices``), and since they never refute, only the proofs need them.  Benchmarks:
+(``CACHED_RULES_PIECES``): ``rulebook tables --pieces 6`` builds the pairs of ``SLICED_PAIRS``
+with the compiled builder by slices (``build_by_slices``), and since they never refute, only the
+proofs need them.  Benchmarks:
 ``benchmarks/endgame.py``.
 
 Layout
