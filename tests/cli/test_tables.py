@@ -31,13 +31,14 @@ def test_an_impossible_piece_count_is_a_clear_error(capsys: pytest.CaptureFixtur
     assert "--pieces must be 2, 3, 4, 5 or 6, not 7" in capsys.readouterr().err
 
 
-def test_five_piece_frisian_tables_are_refused_with_the_reason(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("pieces", [5, 6])
+def test_five_and_six_piece_frisian_tables_are_refused_with_the_reason(
+    pieces: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
-    assert main(["tables", "--variant", "frisian", "--pieces", "5"]) == 2
+    assert main(["tables", "--variant", "frisian", "--pieces", str(pieces)]) == 2
     error = capsys.readouterr().err
-    assert "5-piece tables for frisian need the compiled table builder" in error
+    assert f"{pieces}-piece tables for frisian need the compiled table builder" in error
     assert not list(tmp_path.rglob("*.bin"))
 
 
@@ -45,6 +46,8 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    assert main(["tables", "--pieces", "6", "--jobs", "0"]) == 2
+    assert "--jobs must be 1 to 64, not 0" in capsys.readouterr().err
     assert main(["tables", "--pieces", "6", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     sliced = [line for line in lines if "by slices" in line]
@@ -56,12 +59,3 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     assert len(lines) - len(sliced) == sum(
         1 for line in lines if line.endswith("pure not built, rules not built")
     )
-
-
-def test_six_piece_frisian_tables_are_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
-    assert main(["tables", "--variant", "frisian", "--pieces", "6"]) == 2
-    assert "6-piece tables for frisian need the compiled table builder" in capsys.readouterr().err
-    assert not list(tmp_path.rglob("*.bin"))
