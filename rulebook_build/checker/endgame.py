@@ -935,16 +935,22 @@ class EndgameTables:
                 f"the endgame table builder left no complete table for {_material_name(member)}",
                 source=str(body),
             )
-        handle, temporary = tempfile.mkstemp(dir=body.parent, suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as stream, body.open("rb") as source:
-                stream.write(self._header(member))
-                shutil.copyfileobj(source, stream, 16 << 20)
-            os.replace(temporary, self._path(member))
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        body.unlink()
+            handle, temporary = tempfile.mkstemp(dir=body.parent, suffix=".tmp")
+            try:
+                with os.fdopen(handle, "wb") as stream, body.open("rb") as source:
+                    stream.write(self._header(member))
+                    shutil.copyfileobj(source, stream, 16 << 20)
+                os.replace(temporary, self._path(member))
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+            body.unlink()
+        except OSError as error:
+            raise RulebookError(
+                f"cannot write the table of {_material_name(member)}: {error.strerror or error}",
+                source=str(self._path(member)),
+            ) from error
 
     def _leave(
         self,
