@@ -15,8 +15,9 @@ into the cache (``.cache/endgame/``); from then on ``rulebook check`` uses them:
   of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
   files.  A table with count rules never refutes, so they serve the proofs only, and need no
-  pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, some 4 hours of CPU in
-  all; ``--jobs`` processes (one per CPU by default) share the slices of each pair.
+  pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, 3.7 hours of CPU in all;
+  ``--jobs`` processes (one per CPU by default) share the slices of each pair, so about 2 hours
+  there.
 * 4 pieces without a C compiler, or Frisian: pure Python, one to six minutes a class (about
   35 minutes for all of International), 250 bytes of memory a slot while a pair builds.
 
@@ -30,7 +31,12 @@ import os
 import sys
 
 from rulebook_build.checker import native
-from rulebook_build.checker.endgame import SLICED_PAIRS, EndgameTables, Material
+from rulebook_build.checker.endgame import (
+    CACHED_RULES_PIECES,
+    SLICED_PAIRS,
+    EndgameTables,
+    Material,
+)
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
 
@@ -93,7 +99,13 @@ def run(args: argparse.Namespace) -> int:
     pieces = min(args.pieces, 5)
     # two kinds per class: pure values refute, values with count rules prove (endgame.py)
     kinds = [
-        EndgameTables(variant, max_pieces=pieces, max_pair_slots=None, semantics=semantics)
+        EndgameTables(
+            variant,
+            max_pieces=pieces,
+            max_pair_slots=None,
+            semantics=semantics,
+            cached_pieces=CACHED_RULES_PIECES if semantics == "rules" else 0,
+        )
         for semantics in ("pure", "rules")
     ]
     tables = kinds[0]
@@ -122,14 +134,14 @@ def run(args: argparse.Namespace) -> int:
                 + ", ".join(states)
             )
         for material in sliced:
-            state = "cached" if _pair_cached(counted, material) else "not built"
+            state = "cached" if counted._cached_pair(material) else "not built"
             print(
                 f"{describe(material):28} {counted.pair_slots(material):>14,} slots  "
                 f"rules {state} (no pure table: by slices, for proofs only)"
             )
         return 0
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
-    missing_sliced = [m for m in sliced if not _pair_cached(counted, m)]
+    missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     per_slot = NATIVE_SECONDS_PER_SLOT if compiled else SECONDS_PER_SLOT
     estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2
     sharing = max(1, min(args.jobs, os.cpu_count() or 1))
@@ -174,11 +186,6 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
-
-
-def _pair_cached(tables: EndgameTables, material: Material) -> bool:
-    a, b, c, d = material
-    return tables.in_cache(material) and tables.in_cache((c, d, a, b))
 
 
 def _progress(line: str) -> None:
