@@ -640,6 +640,8 @@ class EndgameTables:
                     return None
                 if size * 2 >= _MAP_FROM_BYTES and sys.byteorder == "little":
                     mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+                    if hasattr(mmap, "MADV_RANDOM"):  # probes jump about: no read-ahead
+                        mapped.madvise(mmap.MADV_RANDOM)
                     return memoryview(mapped)[len(header) :].cast("h")
                 table = array("h")
                 table.frombytes(stream.read())
