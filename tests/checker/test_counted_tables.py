@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker.endgame import CheckerTables, Outcome, checker_tables
-from rulebook_build.checker.search import INFINITY, ProofSearch, root_node
+from rulebook_build.checker.search import INFINITY, UNLIKELY, ProofSearch, root_node
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
+from rulebook_build.rules.movegen import count_moves
 from tests.checker.test_endgame import random_state
 
 
@@ -107,3 +108,22 @@ def test_a_class_with_a_table_with_count_rules_only_may_prove_never_refute(
     state = parse_fen("W:W28,32,33,34:BK3,K5", variant=INTERNATIONAL).state()
     search = ProofSearch(INTERNATIONAL, tables=RulesOnly(outcome))
     assert search._leaf_value(root_node(INTERNATIONAL, state), moves=5) == expected
+
+
+@pytest.mark.parametrize("white_to_move", [True, False])
+def test_a_node_such_a_table_does_not_call_won_is_searched_last_not_closed(
+    white_to_move: bool,
+) -> None:
+    fen = ("W" if white_to_move else "B") + ":W28,32,33,34:BK3,K5"
+    state = parse_fen(fen, variant=INTERNATIONAL).state()
+    node = root_node(INTERNATIONAL, state)
+    moves = count_moves(INTERNATIONAL, state)
+    plain = ProofSearch(INTERNATIONAL)._evaluate(node)
+    unlikely = ProofSearch(INTERNATIONAL, tables=RulesOnly(Outcome("draw", 0)))._evaluate(node)
+    # without tables: one White move would do, or every Black move must be answered
+    assert plain == ((1, moves) if white_to_move else (moves, 1))
+    # a proof is UNLIKELY times harder to find, and nothing is settled either way
+    assert unlikely == (plain[0] * UNLIKELY, plain[1])
+    assert 0 not in unlikely
+    vouched = Outcome("win", 3) if white_to_move else Outcome("loss", 2)
+    assert ProofSearch(INTERNATIONAL, tables=RulesOnly(vouched))._evaluate(node) == (0, INFINITY)

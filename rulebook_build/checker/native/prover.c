@@ -42,6 +42,7 @@
  * end the search early as if it had been settled */
 #define SUM_CAP (INF / 2)
 #define KING_ONLY_PLIES 50
+#define UNLIKELY 32 /* search.py UNLIKELY */
 
 /* ------------------------------------------------------------------ nodes */
 typedef struct {
@@ -372,7 +373,12 @@ static values evaluate(const node *n) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
         return counted_win(n) ? PROVED : (values){1, 1};
     }
-    if (counted_win(n)) return PROVED; /* a class with a table with count rules only: 6 pieces */
+    int16_t counted = probe(1, n);
+    if (counted != NOT_COVERED) { /* a class with a table with count rules only: 6 pieces */
+        if (white_wins(counted, n->white) && counted <= plies_left(n)) return PROVED;
+        /* no win the table vouches for: seldom won, so searched last (search.py UNLIKELY) */
+        return n->white ? (values){UNLIKELY, moves} : (values){UNLIKELY * moves, 1};
+    }
     return n->white ? (values){1, moves} : (values){moves, 1};
 }
 
