@@ -160,16 +160,6 @@ def _outcome(stored: int) -> Outcome:
 
 
 # --------------------------------------------------------------------------- geometry
-def _mirror(bitboard: Bitboard) -> Bitboard:
-    """Square s -> 51 - s, which is bit b -> 55 - b in the layout of ``board.py``."""
-    result = 0
-    while bitboard:
-        low = bitboard & -bitboard
-        result |= 1 << (55 - (low.bit_length() - 1))
-        bitboard ^= low
-    return result
-
-
 # White promotes on squares 1-5, bits 1-5
 _LAST_PROMOTION_BIT: Final = BIT_OF_SQUARE[5]
 _KING_BITS: Final = tuple(BIT_OF_SQUARE[s] for s in range(1, 51))
@@ -192,9 +182,13 @@ class _Group:
 
 @cache
 def _group(domain: tuple[int, ...], count: int) -> _Group:
-    sets = tuple(sum(1 << b for b in chosen) for chosen in combinations(domain, count))
-    rank_white = {bitboard: rank for rank, bitboard in enumerate(sets)}
-    rank_black = {_mirror(bitboard): rank for rank, bitboard in enumerate(sets)}
+    # built once per group, but a group of four kings has 230,300 sets: sums of tuples, not
+    # loops over bits.  The turned sets (square s -> 51 - s, bit b -> 55 - b) come in the same
+    # order from the turned squares.
+    sets = tuple(map(sum, combinations([1 << b for b in domain], count)))
+    turned = map(sum, combinations([1 << (55 - b) for b in domain], count))
+    rank_white = dict(zip(sets, range(len(sets)), strict=True))
+    rank_black = dict(zip(turned, range(len(sets)), strict=True))
     return _Group(sets, rank_white, rank_black)
 
 
