@@ -1,12 +1,14 @@
 """Time of the problem checker on a fixed problem set: the PWCP-2 category-A problems.
 
-    python benchmarks/checker.py [--time-limit 20] [--full] [--no-tables] [--first N]
+    python benchmarks/checker.py [--time-limit 20] [--full [--duals]] [--no-tables] [--first N]
         [--only A5,A9] [--python-only] [--file PDN]
 
 For each problem: is White's win proved, are the published key and every winning key found,
 and how long it took.  By default only criterion A and the winning keys are settled (as the
-done-when of the checker asks); ``--full`` judges every criterion.  A key that is proved not to
-win is shown with the checker's account of where the solution goes wrong.
+done-when of the checker asks); ``--full`` judges every criterion, and ``--duals`` then lists
+every dual the walk of the solution tree found (criterion C shows the first three).  A key
+that is proved not to win is shown with the checker's account of where the solution goes
+wrong.
 
 ``--file`` runs another International problem file, such as the other collections of the PDN
 conformance set: ``"PWCP 2a.pdn"`` (59 problems, PWCP_2's 51 and 8 more), ``Cat.B1.pdn`` (37
@@ -35,6 +37,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--full", action="store_true", help="judge every criterion")
+    parser.add_argument(
+        "--duals", action="store_true", help="with --full: every dual, not only C's first three"
+    )
     parser.add_argument("--no-tables", action="store_true")
     parser.add_argument(
         "--python-only", action="store_true", help="without the compiled proof search"
@@ -104,6 +109,11 @@ def main() -> int:
                 for n, c in judgement.criteria.items()
                 if c.status == "fail"
             )
+            if args.duals:
+                line += "".join(
+                    f"\n      dual after {' '.join(after)}: {' / '.join(moves)}"
+                    for after, moves in judgement.duals
+                )
         print(line, flush=True)
     print(
         f"{len(problems)} problems: win proved {proved}, published key among winning keys "

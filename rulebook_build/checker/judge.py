@@ -110,6 +110,9 @@ class Judgement:
     seconds: float = 0.0
     nodes: int = 0
     digest: str = ""
+    duals: list[tuple[list[str], list[str]]] = field(default_factory=list)
+    """Every later White turn of the solution tree with more than one winning move (criterion
+    C shows the first three): the moves that lead there, and the winning moves."""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -127,6 +130,7 @@ class Judgement:
             "proof_line": self.proof_line,
             "nodes": self.nodes,
             "digest": self.digest,
+            "duals": [{"after": " ".join(line), "moves": moves} for line, moves in self.duals],
         }
 
 
@@ -225,6 +229,7 @@ class Judge:
                 judgement.criteria = dict(static)
                 judgement.winning_keys = []
                 judgement.proof_line = []
+                judgement.duals = []
             self._judge_round(game, position, search, root, judgement, clock, full)
             judgement.criteria = {n: judgement.criteria[n] for n in CRITERIA}
             judgement.nodes = search.nodes + search.native_nodes
@@ -266,6 +271,7 @@ class Judge:
         walk = _Walk()
         if judgement.white_wins == "proved":
             self._walk_tree(search, root, position, replayed, walk, clock, [], 0)
+        judgement.duals = [(line, moves) for line, moves in walk.duals if line]
         self._criterion_c(judgement, keys, walk, search, root, position)
         self._criterion_d(position, replayed, judgement, clock)
         self._criterion_e(search, replayed, judgement, clock)

@@ -207,6 +207,18 @@ def test_g_fail_dual_in_the_final_phase(unsound: dict[str, Judgement]) -> None:
     assert "all win" in judgement.criteria["G"].detail
 
 
+def test_every_dual_is_kept_with_its_line(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "cook")
+    assert judgement.duals
+    assert all(line and len(moves) >= 2 for line, moves in judgement.duals)
+    # the one that G reports is among them, and the JSON carries them all
+    shown = judgement.criteria["G"].detail
+    assert any(" ".join(line) in shown and " / ".join(m) in shown for line, m in judgement.duals)
+    record = judgement.as_json()["duals"]
+    assert isinstance(record, list) and len(record) == len(judgement.duals)
+    assert record[0] == {"after": " ".join(judgement.duals[0][0]), "moves": judgement.duals[0][1]}
+
+
 def test_a_sound_verdict_is_never_given_while_something_is_open(a3: Judgement) -> None:
     statuses = {c.status for c in a3.criteria.values()}
     if "undecided" in statuses:
