@@ -357,9 +357,9 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* search.py _counted_win: a win by the tables with count rules that fits the node's clocks */
-static int counted_win(const node *n) {
-    int16_t counted = probe(1, n);
+/* search.py _counted_win: a value of a table with count rules (probe(1, ...)) that is a win
+ * fitting the node's clocks */
+static int counted_win(int16_t counted, const node *n) {
     return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
 }
 
@@ -371,11 +371,11 @@ static values evaluate(const node *n) {
     int16_t pure = probe(0, n);
     if (pure != NOT_COVERED) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
-        return counted_win(n) ? PROVED : (values){1, 1};
+        return counted_win(probe(1, n), n) ? PROVED : (values){1, 1};
     }
     int16_t counted = probe(1, n);
     if (counted != NOT_COVERED) { /* a class with a table with count rules only: 6 pieces */
-        if (white_wins(counted, n->white) && counted <= plies_left(n)) return PROVED;
+        if (counted_win(counted, n)) return PROVED;
         /* no win the table vouches for: seldom won, so searched last (search.py UNLIKELY) */
         return n->white ? (values){UNLIKELY, moves} : (values){UNLIKELY * moves, 1};
     }
