@@ -41,6 +41,9 @@ from rulebook_build.rules.position import to_move
 Status = Literal["pass", "fail", "undecided"]
 CRITERIA = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
 ALTERNATIVE_SECONDS = 0.05
+# The part of the time a full judgement gives the composer's key first.  Every other criterion
+# waits on it, and a compiled search cut short starts again from nothing in the next round.
+KEY_SHARE = 0.6
 # A judgement that is still undecided is made again with the time it left unused (the search
 # keeps what it settled): at most MAX_ROUNDS rounds, a new one only with at least
 # MIN_ROUND_SECONDS and MIN_ROUND_SHARE of the time limit left.
@@ -309,7 +312,7 @@ class Judge:
                     owed = self.alternative_seconds * (len(order) - 1)
                     budget = max(self.alternative_seconds, clock.left() - owed)
                 else:
-                    budget = clock.share(0.45)
+                    budget = clock.share(KEY_SHARE)
             elif self.alternative_seconds is not None and "proved" in results.values():
                 budget = min(self.alternative_seconds, clock.share(1 / remaining))
             elif self.alternative_seconds is not None:
