@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.endgame import EndgameTables, Outcome
+from rulebook_build.checker.endgame import (
+    _KING_BITS,
+    _MOVER_MEN_BITS,
+    _OTHER_MEN_BITS,
+    EndgameTables,
+    Outcome,
+    _group,
+)
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.movegen import NO_STREAK, State, Streak, generate, make
@@ -309,3 +316,16 @@ def test_frisian_counters_are_consistent_where_they_matter(frisian: EndgameTable
             own, other = (streak, NO_STREAK) if base[4] else (NO_STREAK, streak)
             position = (*base[:5], own, other)
             assert frisian.probe(position) == expected(frisian, FRISIAN, position)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_a_turned_set_has_the_rank_of_the_set_on_the_mirrored_squares(count: int) -> None:
+    # a position with Black to move is stored turned round: square s -> 51 - s
+    square_of = {bit: square for square, bit in enumerate(BIT_OF_SQUARE) if square}
+    for domain in (_MOVER_MEN_BITS, _OTHER_MEN_BITS, _KING_BITS):
+        group = _group(domain, count)
+        assert len(group.rank_black) == len(group.sets)
+        for rank, bitboard in enumerate(group.sets):
+            squares = [square_of[b] for b in range(64) if bitboard >> b & 1]
+            turned = sum(1 << BIT_OF_SQUARE[51 - s] for s in squares)
+            assert group.rank_black[turned] == rank and group.rank_white[bitboard] == rank
