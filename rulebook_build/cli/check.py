@@ -1,13 +1,14 @@
 """``rulebook check``: judge draughts problems by the Problemistenwedstrijd criteria.
 
     rulebook check FILE... [--json] [--time-limit SECONDS] [--variant V] [--win-only]
-                           [--no-tables] [--python-only]
+                           [--duals] [--no-tables] [--python-only]
 
 FILE may be a PDN file or a folder (every ``*.pdn`` in it, sorted).  Every game with a ``FEN``
 tag is a problem.  Prints a report per problem (verdict, proof line, each criterion) or, with
 ``--json``, one object per line per problem.  Exit code 0 when every problem is sound, 1 when
 any is unsound or undecided, 2 on input errors (unreadable file, bad PDN or FEN); the problems
-that could be read are still judged.
+that could be read are still judged.  Criterion C shows the first three duals; ``--duals`` adds
+every one to the report (the JSON always has them all, in ``duals``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not use the compiled proof search (International; its proofs are re-checked in "
         "Python either way)",
+    )
+    parser.add_argument(
+        "--duals",
+        action="store_true",
+        help="list every dual in the report, not only the three criterion C shows",
     )
     parser.add_argument(
         "--win-only",
@@ -154,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(judgement.as_json()), flush=True)
             else:
-                print(report(judgement), flush=True)
+                print(report(judgement, duals=args.duals), flush=True)
     if status == 0 and any_unsound:
         status = 1
     return status
@@ -164,7 +170,7 @@ def _progress(message: str) -> None:
     print(f"\r\033[K  {message}", end="", file=sys.stderr, flush=True)
 
 
-def report(judgement: Judgement) -> str:
+def report(judgement: Judgement, *, duals: bool = False) -> str:
     title = judgement.event or "problem"
     lines = [
         f"{judgement.source}: {title} ({judgement.variant}) {judgement.fen}",
@@ -186,4 +192,9 @@ def report(judgement: Judgement) -> str:
         criterion = judgement.criteria[name]
         mark = {"pass": "ok  ", "fail": "FAIL", "undecided": "??  "}[criterion.status]
         lines.append(f"  {mark} {name:2} {criterion.detail}")
+    if duals and judgement.duals:
+        lines.append(f"  every dual ({len(judgement.duals)}):")
+        lines.extend(
+            f"    after {' '.join(line)}: {' / '.join(moves)}" for line, moves in judgement.duals
+        )
     return "\n".join(lines)

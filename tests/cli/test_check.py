@@ -83,3 +83,20 @@ def test_input_errors_exit_2_with_a_location(
     err = capsys.readouterr().err
     assert f"{bad}:2:15: square 51 does not exist" in err  # where the 51 stands in the file
     assert "Traceback" not in err
+
+
+def test_duals_adds_every_dual_to_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problem = tmp_path / "problem.pdn"
+    problem.write_text(COOKED, encoding="utf-8")
+    # without tables the walk goes on into the ending, where White has several wins
+    assert main(["check", "--duals", "--no-tables", "--time-limit", "5", str(problem)]) == 1
+    out = capsys.readouterr().out
+    head, listed = out.split("  every dual (")
+    count, *duals = listed.strip().splitlines()
+    assert count == f"{len(duals)}):" and len(duals) > 3  # more than criterion C would show
+    assert all(d.startswith("    after 12-7 ") and " / " in d for d in duals)
+    # the dual that G reports is among them
+    g = next(line for line in head.splitlines() if line.startswith("  FAIL G "))
+    assert any(d.strip().split(": ", 1)[1] in g for d in duals)
