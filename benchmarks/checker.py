@@ -30,7 +30,8 @@ from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
 
-PWCP = Path(__file__).resolve().parents[2] / "shared/pdn-conformance/games/succeed/PWCP_2.pdn"
+CONFORMANCE = Path(__file__).resolve().parents[1] / "tests/data/pdn-conformance/games/succeed"
+PWCP = CONFORMANCE / "PWCP_2.pdn"
 
 
 def main() -> int:

@@ -2,7 +2,7 @@
 
     python benchmarks/pdn_read.py [--repeat 3] [--replay]
 
-Reads every file of ``shared/pdn-conformance/games/{succeed,fail}`` (decoding included)
+Reads every file of ``tests/data/pdn-conformance/games/{succeed,fail}`` (decoding included)
 and reports games per second and the time of the whole set (the aim: under 2 s).  With
 ``--replay`` it also replays every game in a variant the program plays.
 """
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-CONFORMANCE = REPOSITORY.parent / "shared" / "pdn-conformance" / "games"
+CONFORMANCE = REPOSITORY / "tests" / "data" / "pdn-conformance" / "games"
 
 sys.path.insert(0, str(REPOSITORY))
 

@@ -25,4 +25,5 @@ echo "== ruff"
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+# -rs lists every skipped test with its reason (only optional parts may skip)
+.venv/bin/python -m pytest -rs "$@"

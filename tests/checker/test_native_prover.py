@@ -33,11 +33,11 @@ from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State, generate
 from rulebook_build.rules.position import Position, to_move
+from tests.datafiles import PWCP
 
 pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
-PWCP = PROBLEMS.parents[1] / "shared" / "pdn-conformance" / "games" / "succeed" / "PWCP_2.pdn"
 
 
 @pytest.fixture(scope="module")

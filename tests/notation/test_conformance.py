@@ -14,23 +14,17 @@ import pytest
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file, write_pdn
 from rulebook_build.notation.replay import default_variant, game_variant, replay
-
-from .conftest import CONFORMANCE, conformance_files
+from tests.datafiles import CONFORMANCE, conformance_files
 
 SUCCEED = conformance_files("succeed")
 FAIL = conformance_files("fail")
-needs_files = pytest.mark.skipif(
-    not SUCCEED, reason=f"PDN conformance files not found at {CONFORMANCE}"
-)
 
 
-@needs_files
 def test_the_suite_is_complete() -> None:
     assert len(SUCCEED) == 39
     assert len(FAIL) == 8
 
 
-@needs_files
 @pytest.mark.parametrize("path", SUCCEED, ids=lambda p: p.name)
 def test_succeed_files_read_and_replay(path: Path) -> None:
     games, errors = read_pdn_file(path)
@@ -44,7 +38,6 @@ def test_succeed_files_read_and_replay(path: Path) -> None:
             assert len(replayed.moves()) >= len(game.main_line())
 
 
-@needs_files
 @pytest.mark.parametrize("path", SUCCEED + FAIL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_game_read_round_trips(path: Path) -> None:
     """parse(write(games)) == games, for the good games of the fail files too."""
@@ -69,7 +62,6 @@ def _problems(path: Path) -> list[RulebookError]:
     return found
 
 
-@needs_files
 @pytest.mark.parametrize("path", FAIL, ids=lambda p: p.name)
 def test_fail_files_are_rejected_with_a_location(path: Path) -> None:
     problems = _problems(path)
@@ -83,7 +75,6 @@ def test_fail_files_are_rejected_with_a_location(path: Path) -> None:
         assert "^" in text
 
 
-@needs_files
 def test_international_games_are_recognised() -> None:
     replayed = 0
     for path in SUCCEED:
@@ -93,7 +84,6 @@ def test_international_games_are_recognised() -> None:
     assert replayed >= 300
 
 
-@needs_files
 def test_8x8_files_are_read_not_replayed() -> None:
     games, errors = read_pdn_file(CONFORMANCE / "succeed" / "OCA_2.0.pdn")
     assert not errors
