@@ -40,19 +40,28 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "b4_pass": "White has no capture at the start",
         "not_proved": "the win is not proved",
         "c_cook": "cook: more than one winning key: {keys}; a line that wins: {lines}",
-        "c_dual": "dual: {duals}",
-        "c_dual_more": "dual: {duals} (+{count} more)",
-        "c_dual_more.duals": "after {0}: {1} all win",
-        "c_dual.duals": "after {0}: {1} all win",
+        "c_cook_combination": "cook: more than one winning key: {keys}; a line that wins: "
+        "{lines} (the second solution is itself a combination: the jury may allow it, art. 2C)",
+        "c_cook_line": "cook in the combination: {duals}",
+        "c_cook_line.duals": "after {0}: {1} all win",
+        "c_cook_line_more": "cook in the combination: {duals} (+{count} more)",
+        "c_cook_line_more.duals": "after {0}: {1} all win",
+        "c_remark": "dual in a variation or after a forced Black capture: {duals}",
+        "c_remark.duals": "after {0}: {1} all win",
+        "c_remark_more": "dual in a variation or after a forced Black capture: {duals} "
+        "(+{count} more)",
+        "c_remark_more.duals": "after {0}: {1} all win",
         "c_undecided": "undecided (time limit): {later} later alternatives undecided",
         "c_undecided_cut": "undecided (time limit): the solution tree was not walked to the end "
         "({later} later alternatives undecided)",
         "c_undecided_keys": "undecided (time limit): keys not refuted: {keys}; {later} later "
         "alternatives undecided",
-        "c_pass": "one winning key and one winning move at every White turn ({count} positions "
-        "of the solution tree; endings decided by the endgame table are not walked)",
+        "c_pass": "one winning key and one winning move at every White turn of the solution tree, "
+        "up to the end of the problem ({count} positions; harmless alternatives are listed as "
+        "information)",
         "d_needs_key": "needs a legal solution whose key wins",
-        "d_fail": "idle: {men} (the solution works without it)",
+        "d_fail": "idle: {men} (the solution works without it, with no second solution and a "
+        "legal start)",
         "d_fail.men": "{0} man on {1}",
         "d_undecided": "undecided (time limit) for the men on {men}",
         "d_undecided.men": "{0} {1}",
@@ -71,6 +80,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "proved won",
         "g_fail": "the final phase is not won in one way: after {line}: {moves} all win",
         "g_undecided": "undecided (time limit): the final phase was not fully examined",
+        "g_remark": "a dual in a variation of the final phase: after {line}: {moves} all win",
         "g_pass": "every Black defence in the final phase has exactly one winning reply",
         "white": "white",
         "black": "black",
@@ -104,20 +114,29 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "not_proved": "de winst is niet bewezen",
         "c_cook": "nevenoplossing: meer dan één winnende sleutelzet: {keys}; een winnende "
         "voortzetting: {lines}",
-        "c_dual": "dualiteit: {duals}",
-        "c_dual.duals": "na {0}: {1} winnen alle",
-        "c_dual_more": "dualiteit: {duals} (+{count} meer)",
-        "c_dual_more.duals": "na {0}: {1} winnen alle",
+        "c_cook_combination": "nevenoplossing: meer dan één winnende sleutelzet: {keys}; een "
+        "winnende voortzetting: {lines} (de nevenoplossing is zelf een combinatie: de jury kan "
+        "haar toelaten, art. 2C)",
+        "c_cook_line": "nevenoplossing in de combinatie: {duals}",
+        "c_cook_line.duals": "na {0}: {1} winnen alle",
+        "c_cook_line_more": "nevenoplossing in de combinatie: {duals} (+{count} meer)",
+        "c_cook_line_more.duals": "na {0}: {1} winnen alle",
+        "c_remark": "dualiteit in een variant of na een gedwongen zwarte slagkeuze: {duals}",
+        "c_remark.duals": "na {0}: {1} winnen alle",
+        "c_remark_more": "dualiteit in een variant of na een gedwongen zwarte slagkeuze: {duals} "
+        "(+{count} meer)",
+        "c_remark_more.duals": "na {0}: {1} winnen alle",
         "c_undecided": "niet beslist (tijdslimiet): {later} latere alternatieven niet beslist",
         "c_undecided_cut": "niet beslist (tijdslimiet): de oplossingsboom is niet tot het einde "
         "doorlopen ({later} latere alternatieven niet beslist)",
         "c_undecided_keys": "niet beslist (tijdslimiet): sleutelzetten niet weerlegd: {keys}; "
         "{later} latere alternatieven niet beslist",
-        "c_pass": "één winnende sleutelzet en één winnende zet bij elke witte beurt ({count} "
-        "standen van de oplossingsboom; eindspelen die de eindspeldatabank beslist, zijn niet "
-        "doorlopen)",
+        "c_pass": "één winnende sleutelzet en één winnende zet bij elke witte beurt van de "
+        "oplossingsboom, tot het einde van het probleem ({count} standen; onschuldige "
+        "alternatieven staan als informatie vermeld)",
         "d_needs_key": "vereist een reglementaire oplossing waarvan de sleutelzet wint",
-        "d_fail": "overbodig: {men} (de oplossing werkt ook zonder)",
+        "d_fail": "overbodig: {men} (de oplossing werkt ook zonder, zonder nevenoplossing en met "
+        "een reglementaire beginstand)",
         "d_fail.men": "{0} schijf op {1}",
         "d_undecided": "niet beslist (tijdslimiet) voor de schijven op {men}",
         "d_undecided.men": "{0} {1}",
@@ -138,6 +157,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "bewezen gewonnen",
         "g_fail": "de slotfase wordt niet op één manier gewonnen: na {line} winnen {moves} alle",
         "g_undecided": "niet beslist (tijdslimiet): de slotfase is niet volledig onderzocht",
+        "g_remark": "een dualiteit in een variant van de slotfase: na {line} winnen {moves} alle",
         "g_pass": "op elke zwarte verdediging in de slotfase is er precies één winnend antwoord",
         "white": "witte",
         "black": "zwarte",
@@ -170,19 +190,29 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "not_proved": "de winst is net bewiisd",
         "c_cook": "byoplossing: mear as ien winnende kaaizet: {keys}; in winnende fuortsetting: "
         "{lines}",
-        "c_dual": "dualiteit: {duals}",
-        "c_dual.duals": "nei {0}: {1} winne allegear",
-        "c_dual_more": "dualiteit: {duals} (+{count} mear)",
-        "c_dual_more.duals": "nei {0}: {1} winne allegear",
+        "c_cook_combination": "byoplossing: mear as ien winnende kaaizet: {keys}; in winnende "
+        "fuortsetting: {lines} (de byoplossing is sels in kombinaasje: de sjuery kin har tastean, "
+        "art. 2C)",
+        "c_cook_line": "byoplossing yn de kombinaasje: {duals}",
+        "c_cook_line.duals": "nei {0}: {1} winne allegear",
+        "c_cook_line_more": "byoplossing yn de kombinaasje: {duals} (+{count} mear)",
+        "c_cook_line_more.duals": "nei {0}: {1} winne allegear",
+        "c_remark": "dualiteit yn in fariant of nei in twongen swarte slachkar: {duals}",
+        "c_remark.duals": "nei {0}: {1} winne allegear",
+        "c_remark_more": "dualiteit yn in fariant of nei in twongen swarte slachkar: {duals} "
+        "(+{count} mear)",
+        "c_remark_more.duals": "nei {0}: {1} winne allegear",
         "c_undecided": "net besletten (tiidslimyt): {later} lettere alternativen net besletten",
         "c_undecided_cut": "net besletten (tiidslimyt): de oplossingsbeam is net oant de ein "
         "trochrûn ({later} lettere alternativen net besletten)",
         "c_undecided_keys": "net besletten (tiidslimyt): kaaizetten net wjerlein: {keys}; "
         "{later} lettere alternativen net besletten",
-        "c_pass": "ien winnende kaaizet en ien winnende set by elke wite beurt ({count} stannen "
-        "fan de oplossingsbeam; einspullen dy't de einspuldatabank beslist, binne net trochrûn)",
+        "c_pass": "ien winnende kaaizet en ien winnende set by elke wite beurt fan de "
+        "oplossingsbeam, oant de ein fan it probleem ({count} stannen; ûnskuldige alternativen "
+        "steane as ynformaasje neamd)",
         "d_needs_key": "freget in reglemintêre oplossing dêr't de kaaizet fan wint",
-        "d_fail": "oerstallich: {men} (de oplossing wurket ek sûnder)",
+        "d_fail": "oerstallich: {men} (de oplossing wurket ek sûnder, sûnder byoplossing en mei in "
+        "reglemintêre begjinstân)",
         "d_fail.men": "{0} skiif op {1}",
         "d_undecided": "net besletten (tiidslimyt) foar de skiven op {men}",
         "d_undecided.men": "{0} {1}",
@@ -203,6 +233,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "bewiisd wûn",
         "g_fail": "de slotfaze wurdt net op ien manier wûn: nei {line} winne {moves} allegear",
         "g_undecided": "net besletten (tiidslimyt): de slotfaze is net folslein ûndersocht",
+        "g_remark": "in dualiteit yn in fariant fan de slotfaze: nei {line} winne {moves} allegear",
         "g_pass": "op elke swarte ferdigening yn de slotfaze is der krekt ien winnend antwurd",
         "white": "wite",
         "black": "swarte",

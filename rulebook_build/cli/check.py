@@ -5,10 +5,11 @@
 
 FILE may be a PDN file or a folder (every ``*.pdn`` in it, sorted).  Every game with a ``FEN``
 tag is a problem.  Prints a report per problem (verdict, proof line, each criterion) or, with
-``--json``, one object per line per problem.  Exit code 0 when every problem is sound, 1 when
-any is unsound or undecided, 2 on input errors (unreadable file, bad PDN or FEN); the problems
-that could be read are still judged.  Criterion C shows the first three duals; ``--duals`` adds
-every one to the report (the JSON always has them all, in ``duals``).
+``--json``, one object per line per problem.  Exit code 0 when every problem is sound (correct,
+with or without remarks), 1 when any is unsound or undecided, 2 on input errors (unreadable
+file, bad PDN or FEN); the problems that could be read are still judged.  Criterion C shows the
+first three faults or remarks; ``--duals`` adds every dual, with its kind and level, to the
+report (the JSON always has them all, in ``duals``).
 """
 
 from __future__ import annotations
@@ -170,13 +171,20 @@ def _progress(message: str) -> None:
     print(f"\r\033[K  {message}", end="", file=sys.stderr, flush=True)
 
 
+MARKS = {"pass": "ok  ", "remark": "rem ", "fail": "FAIL", "undecided": "??  "}
+
+
 def report(judgement: Judgement, *, duals: bool = False) -> str:
+    """The text report: a one-line summary, the faults, then the remarks, then every
+    criterion; ``duals`` adds every dual with its kind (information included)."""
     title = judgement.event or "problem"
     lines = [
         f"{judgement.source}: {title} ({judgement.variant}) {judgement.fen}",
-        f"  verdict: {judgement.verdict.upper()}   white wins: {judgement.white_wins}   "
+        f"  grade: {judgement.grade.upper()}   verdict: {judgement.verdict}   "
+        f"white wins: {judgement.white_wins}   "
         f"winning keys: {', '.join(judgement.winning_keys) or '-'}   "
         f"({judgement.seconds:.1f} s, {judgement.nodes:,} nodes)",
+        f"  summary: {judgement.summary()}",
     ]
     solution = judgement.solution
     state = "legal" if solution.legal else "not legal"
@@ -186,15 +194,20 @@ def report(judgement: Judgement, *, duals: bool = False) -> str:
     lines.append(f"  composer's solution: {state}, key {solution.key or '-'}, {wins}")
     if solution.error:
         lines.append(f"    {solution.error}")
+    for status, heading in (("fail", "faults"), ("remark", "remarks")):
+        found = judgement.findings(status)  # type: ignore[arg-type]
+        if found:
+            lines.append(f"  {heading}:")
+            lines.extend(f"    {name}: {criterion.detail}" for name, criterion in found)
     if judgement.proof_line:
         lines.append("  proof line: " + " ".join(judgement.proof_line))
     for name in CRITERIA:
         criterion = judgement.criteria[name]
-        mark = {"pass": "ok  ", "fail": "FAIL", "undecided": "??  "}[criterion.status]
-        lines.append(f"  {mark} {name:2} {criterion.detail}")
+        lines.append(f"  {MARKS[criterion.status]} {name:2} {criterion.detail}")
     if duals and judgement.duals:
         lines.append(f"  every dual ({len(judgement.duals)}):")
         lines.extend(
-            f"    after {' '.join(line)}: {' / '.join(moves)}" for line, moves in judgement.duals
+            f"    [{dual.level} {dual.kind}] after {' '.join(dual.after)}: {' / '.join(dual.moves)}"
+            for dual in judgement.duals
         )
     return "\n".join(lines)

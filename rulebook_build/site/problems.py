@@ -49,6 +49,10 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "detail": "Toelichting",
         "pass": "voldaan",
         "fail": "niet voldaan",
+        "remark": "opmerking",
+        "correct": "correct",
+        "correct with remarks": "correct met opmerkingen",
+        "incorrect": "niet correct",
         "undecided": "niet beslist",
         "sound": "correct",
         "unsound": "niet correct",
@@ -72,6 +76,10 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "detail": "Detail",
         "pass": "passed",
         "fail": "failed",
+        "remark": "remark",
+        "correct": "correct",
+        "correct with remarks": "correct with remarks",
+        "incorrect": "incorrect",
         "undecided": "undecided",
         "sound": "sound",
         "unsound": "unsound",
@@ -95,6 +103,10 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "detail": "Taljochting",
         "pass": "foldien",
         "fail": "net foldien",
+        "remark": "opmerking",
+        "correct": "korrekt",
+        "correct with remarks": "korrekt mei opmerkings",
+        "incorrect": "net korrekt",
         "undecided": "net besletten",
         "sound": "korrekt",
         "unsound": "net korrekt",
@@ -123,7 +135,9 @@ STIPULATIONS: Final[dict[str, dict[str, str]]] = {
 
 
 def _label(lang: str, key: str) -> str:
-    return LABELS.get(lang, LABELS["en"])[key]
+    """The label of ``key`` in ``lang``; an unknown key (a status from a newer checker) is
+    shown escaped as it is."""
+    return LABELS.get(lang, LABELS["en"]).get(key, html.escape(key))
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +296,8 @@ def _verdict_html(
             f"'rulebook check --json problems/ > problems/{VERDICTS_FILE}'",
             source=where,
         )
-    verdict = str(record.get("verdict"))
+    # the grade (correct, with remarks, incorrect, undecided); older records have a verdict only
+    verdict = str(record.get("grade", record.get("verdict")))
     winning_keys = record.get("winning_keys", [])
     keys = ", ".join(str(k) for k in winning_keys) if isinstance(winning_keys, list) else ""
     rows = []
@@ -317,7 +332,8 @@ def render_index(text: str, *, lang: str, where: str, collection: ProblemCollect
             continue
         title = problem.game.tag("Title") or name
         record = verdicts.get(problem_digest(problem.game, find_variant(problem.variant)))
-        verdict = _label(lang, str(record["verdict"])) if record else _label(lang, "unchecked")
+        grade = str(record.get("grade", record["verdict"])) if record else "unchecked"
+        verdict = _label(lang, grade)
         slug = name.removesuffix(".pdn")
         items.append(
             f'<li><a href="{slug}/">{html.escape(title)}</a> '

@@ -20,7 +20,7 @@ from rulebook_build.notation.replay import replay
 from rulebook_build.rules import INTERNATIONAL, Position
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
-ENDINGS = ("refuted later", "a line ending")
+ENDINGS = ("refuted later", "a line ending", "idle man", "a second winning move")
 
 A3 = """[Event "PWCP-2 A3"]
 [SetUp "1"]
@@ -167,10 +167,10 @@ def test_false_solution_that_ends_where_white_does_not_win(
 
 def test_d_pass_and_fail(a3: Judgement, unsound: dict[str, Judgement]) -> None:
     assert a3.criteria["D"].status == "pass"
-    idle = find(unsound, "idle men")
+    idle = find(unsound, "idle man")
     assert idle.criteria["D"].status == "fail"
-    assert "white man on 50" in idle.criteria["D"].detail
-    assert "black man on 5" in idle.criteria["D"].detail
+    assert idle.criteria["D"].detail.startswith("idle: black man on 6 (")
+    assert idle.grade == "incorrect"
 
 
 def test_e_pass_and_fail(a3: Judgement, unsound: dict[str, Judgement]) -> None:
@@ -202,21 +202,27 @@ def test_f_fail_when_the_line_ends_in_a_position_white_cannot_win() -> None:
 
 
 def test_g_fail_dual_in_the_final_phase(unsound: dict[str, Judgement]) -> None:
-    judgement = find(unsound, "cook")
+    judgement = find(unsound, "a second winning move")
     assert judgement.criteria["G"].status == "fail"
-    assert "all win" in judgement.criteria["G"].detail
+    assert "after 15-10 31-36: 10-4 / 10-5 all win" in judgement.criteria["G"].detail
 
 
-def test_every_dual_is_kept_with_its_line(unsound: dict[str, Judgement]) -> None:
-    judgement = find(unsound, "cook")
+def test_every_dual_is_kept_with_its_line_kind_and_level(unsound: dict[str, Judgement]) -> None:
+    judgement = find(unsound, "a second winning move")
     assert judgement.duals
-    assert all(line and len(moves) >= 2 for line, moves in judgement.duals)
+    assert all(dual.after and len(dual.moves) >= 2 for dual in judgement.duals)
     # the one that G reports is among them, and the JSON carries them all
     shown = judgement.criteria["G"].detail
-    assert any(" ".join(line) in shown and " / ".join(m) in shown for line, m in judgement.duals)
+    assert any(" ".join(d.after) in shown and " / ".join(d.moves) in shown for d in judgement.duals)
     record = judgement.as_json()["duals"]
     assert isinstance(record, list) and len(record) == len(judgement.duals)
-    assert record[0] == {"after": " ".join(judgement.duals[0][0]), "moves": judgement.duals[0][1]}
+    first = judgement.duals[0]
+    assert record[0] == {
+        "after": " ".join(first.after),
+        "moves": list(first.moves),
+        "kind": first.kind,
+        "level": first.level,
+    }
 
 
 def test_a_sound_verdict_is_never_given_while_something_is_open(a3: Judgement) -> None:

@@ -23,10 +23,12 @@ def test_every_message_is_translated_with_the_same_arguments(lang: str) -> None:
 def test_list_arguments_are_written_item_by_item_with_translated_colours() -> None:
     men: list[list[str | int]] = [["white", 50], ["black", 5]]
     assert render("d_fail", {"men": men}) == (
-        "idle: white man on 50; black man on 5 (the solution works without it)"
+        "idle: white man on 50; black man on 5 (the solution works without it, with no second "
+        "solution and a legal start)"
     )
     assert render("d_fail", {"men": men}, "nl") == (
-        "overbodig: witte schijf op 50; zwarte schijf op 5 (de oplossing werkt ook zonder)"
+        "overbodig: witte schijf op 50; zwarte schijf op 5 (de oplossing werkt ook zonder, "
+        "zonder nevenoplossing en met een reglementaire beginstand)"
     )
 
 

@@ -24,8 +24,15 @@ COOKED = """[Event "cook"]
 
 1. 12-7 9-13 2. 18x9 *
 """
+COOKED_LATER = """[Event "a second winning move inside the combination"]
+[SetUp "1"]
+[FEN "W:W15,38:B16,31"]
+[GameType "20"]
+
+1. 15-10 31-36 2. 10-4 *
+"""
 CONTRACT = {"source", "event", "variant", "verdict", "white_wins", "winning_keys", "solution"}
-CONTRACT |= {"criteria", "seconds"}
+CONTRACT |= {"criteria", "seconds", "grade"}
 CRITERIA = ["A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G"]
 
 
@@ -49,6 +56,7 @@ def test_a_sound_problem_exits_0_with_the_contract_fields(
     assert record["event"] == "a sound problem"
     assert record["variant"] == "frisian"
     assert record["verdict"] == "sound"
+    assert record["grade"] == "correct" and record["summary"] == "correct"
     assert record["white_wins"] == "proved"
     assert record["winning_keys"] == ["31-27"]
     assert record["solution"] == {"legal": True, "key": "31-27", "key_wins": True, "error": None}
@@ -65,7 +73,7 @@ def test_a_cook_exits_1_and_names_both_keys(
 ) -> None:
     code, (record,) = run_json(tmp_path, capsys, COOKED)
     assert code == 1
-    assert record["verdict"] == "unsound"
+    assert record["verdict"] == "unsound" and record["grade"] == "incorrect"
     keys = record["winning_keys"]
     assert isinstance(keys, list) and "12-7" in keys and len(keys) >= 2
     criterion = record["criteria"]["C"]  # type: ignore[index]
@@ -85,18 +93,18 @@ def test_input_errors_exit_2_with_a_location(
     assert "Traceback" not in err
 
 
-def test_duals_adds_every_dual_to_the_report(
+def test_duals_adds_every_dual_to_the_report_with_its_kind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     problem = tmp_path / "problem.pdn"
-    problem.write_text(COOKED, encoding="utf-8")
-    # without tables the walk goes on into the ending, where White has several wins
-    assert main(["check", "--duals", "--no-tables", "--time-limit", "5", str(problem)]) == 1
+    problem.write_text(COOKED_LATER, encoding="utf-8")
+    assert main(["check", "--duals", "--time-limit", "10", str(problem)]) == 1
     out = capsys.readouterr().out
     head, listed = out.split("  every dual (")
     count, *duals = listed.strip().splitlines()
-    assert count == f"{len(duals)}):" and len(duals) > 3  # more than criterion C would show
-    assert all(d.startswith("    after 12-7 ") and " / " in d for d in duals)
+    assert count == f"{len(duals)}):" and len(duals) >= 2  # the fault and the information
+    assert "    [fail cook] after 15-10 31-36: 10-4 / 10-5" in duals
+    assert any(d.startswith("    [info deviation] after 15-10 ") for d in duals)
     # the dual that G reports is among them
     g = next(line for line in head.splitlines() if line.startswith("  FAIL G "))
-    assert any(d.strip().split(": ", 1)[1] in g for d in duals)
+    assert "after 15-10 31-36: 10-4 / 10-5 all win" in g
