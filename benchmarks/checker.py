@@ -5,8 +5,9 @@
 
 For each problem: is White's win proved, are the published key and every winning key found,
 and how long it took.  By default only criterion A and the winning keys are settled (as the
-done-when of the checker asks); ``--full`` judges every criterion, and ``--duals`` then lists
-every dual the walk of the solution tree found (criterion C shows the first three).  A key
+done-when of the checker asks); ``--full`` judges every criterion and prints each problem's
+grade, its one-line summary, its faults and remarks, and the grades over the set; ``--duals``
+then lists every dual the walk of the solution tree found, with its level and kind.  A key
 that is proved not to win is shown with the checker's account of where the solution goes
 wrong.
 
@@ -21,6 +22,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -82,6 +84,7 @@ def main() -> int:
         problems = [g for g in problems if g.tag("Event") in wanted]
     times: list[float] = []
     proved = with_key = 0
+    grades: Counter[str] = Counter()
     for game in problems:
         position = parse_fen(game.fen or "", variant=INTERNATIONAL)
         judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
@@ -101,19 +104,21 @@ def main() -> int:
         if judgement.solution.key_wins is False:
             line += f"\n      {judgement.solution.error}"
         if args.full:
-            line += f"  verdict {judgement.verdict}: " + " ".join(
+            grades[judgement.grade] += 1
+            line += f"  {judgement.grade}: " + " ".join(
                 f"{n}={c.status[0]}" for n, c in judgement.criteria.items()
             )
-            # a cook or dual (C) and the other failures, with the line that shows them
+            line += f"\n      {judgement.summary()}"
+            # the faults, the remarks (each with the line that shows it), then what is open
             line += "".join(
                 f"\n      {n} {c.status}: {c.detail}"
-                for n, c in judgement.criteria.items()
-                if c.status == "fail"
+                for status in ("fail", "remark", "undecided")
+                for n, c in judgement.findings(status)  # type: ignore[arg-type]
             )
             if args.duals:
                 line += "".join(
-                    f"\n      dual after {' '.join(after)}: {' / '.join(moves)}"
-                    for after, moves in judgement.duals
+                    f"\n      [{d.level} {d.kind}] after {' '.join(d.after)}: {' / '.join(d.moves)}"
+                    for d in judgement.duals
                 )
         print(line, flush=True)
     print(
@@ -121,6 +126,8 @@ def main() -> int:
         f"{with_key}; median {statistics.median(times):.2f} s, max {max(times):.2f} s, "
         f"total {sum(times):.1f} s"
     )
+    if args.full:
+        print("grades: " + ", ".join(f"{grade} {count}" for grade, count in grades.most_common()))
     return 0
 
 

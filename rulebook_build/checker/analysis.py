@@ -80,8 +80,10 @@ TRANSPOSE_PLIES: Final = 4
 TRANSPOSE_NODES: Final = 20_000
 """Positions one transposition test may make: a count, not a time, so that every machine gives
 the same answer (past it, the move does not count as a transposition)."""
-WALK_MOVE_SECONDS: Final = 1.0
-"""The longest search the walk gives one White move."""
+WALK_MOVE_SECONDS: Final = 0.5
+"""The longest search the walk gives one White move at first; what stays open then shares the
+time ``settle`` is given."""
+SETTLE_PASSES: Final = 3
 
 
 def _pieces(position: Position) -> int:
@@ -234,6 +236,8 @@ class TreeWalk:
 
     duals: list[Dual] = field(default_factory=list)
     undecided: int = 0
+    """White turns where no move was proved to win (time ran out first)."""
+    open_moves: int = 0
     """White moves whose win was not settled, where a win would be a fault or a remark."""
     complete: bool = True
     """False when time ran out before the tree (up to the end of the problem) was walked."""
@@ -241,8 +245,26 @@ class TreeWalk:
     deviations: list[tuple[Node, Position, tuple[str, ...]]] = field(default_factory=list)
     """Where Black left the published tree by choice: walked last, for information."""
 
+    @property
+    def unsettled(self) -> int:
+        """What the walk left open: a fault or remark may hide there."""
+        return self.undecided + self.open_moves
+
     def findings(self, level: Level) -> list[Dual]:
         return [dual for dual in self.duals if dual.level == level]
+
+
+@dataclass(slots=True)
+class _Turn:
+    """A White turn of the walk: the moves proved to win there, and those still open whose win
+    would be a fault or a remark."""
+
+    position: Position
+    line: tuple[str, ...]
+    context: Context
+    chosen: Move
+    winners: list[Move]
+    open: list[tuple[Move, Node]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -260,6 +282,7 @@ class SolutionWalker:
     counted: bool = True
     """False while walking for information only: nothing open there leaves C undecided."""
     start_pieces: int = 0
+    _turns: list[_Turn] = field(default_factory=list)
 
     def walk(self, node: Node, position: Position, main: ReplayedLine) -> TreeWalk:
         self.start_pieces = _pieces(position)
@@ -274,6 +297,44 @@ class SolutionWalker:
             if self._out_of_time():
                 return
             self._visit(node, position, None, "deviation", line)
+
+    def settle(self, until: float) -> None:
+        """Give the moves the walk left open, until ``until`` (perf_counter), a longer search
+        each: the time left shared among them, in up to SETTLE_PASSES passes."""
+        for _pass in range(SETTLE_PASSES):
+            pending = [(turn, move, child) for turn in self._turns for move, child in turn.open]
+            if not pending:
+                break
+            for index, (turn, move, child) in enumerate(pending):
+                left = min(self.clock.left(), until - time.perf_counter())
+                if left <= 0.05:
+                    return
+                seconds = max(WALK_MOVE_SECONDS, left / (len(pending) - index))
+                verdict = self.search.prove(child, seconds=min(left, seconds)).verdict
+                if verdict != "undecided":
+                    turn.open.remove((move, child))
+                    if verdict == "proved":
+                        turn.winners.append(move)
+                    self._collect()
+
+    def _collect(self) -> None:
+        """The duals and the open count, from the turns walked so far."""
+        duals = []
+        for turn in self._turns:
+            others = [move for move in turn.winners if move != turn.chosen]
+            if not others:
+                continue
+            kinds = [self._kind(turn.position, m, turn.chosen, turn.context) for m in others]
+            duals.append(
+                Dual(
+                    after=turn.line,
+                    moves=tuple(move_notation(turn.position, m) for m in (turn.chosen, *others)),
+                    kind=min(kinds, key=DUAL_KINDS.index),
+                    on_main=turn.context == "main",
+                )
+            )
+        self.result.duals = duals
+        self.result.open_moves = sum(len(turn.open) for turn in self._turns)
 
     def _out_of_time(self) -> bool:
         return self.clock.left() <= 0.05 or (
@@ -336,42 +397,29 @@ class SolutionWalker:
         line: tuple[str, ...],
     ) -> None:
         expected = cursor.expected() if cursor is not None else None
-        children = self.search.expand(node)
         winners: list[tuple[Move, Node]] = []
-        open_moves: list[Move] = []
-        for raw, child in children:
+        open_moves: list[tuple[Move, Node]] = []
+        for raw, child in self.search.expand(node):
             verdict = self.search.prove(child, seconds=self._seconds()).verdict
             if verdict == "proved":
                 winners.append((to_move(raw), child))
             elif verdict == "undecided":
-                open_moves.append(to_move(raw))
+                open_moves.append((to_move(raw), child))
         if not winners:
-            if self.counted and open_moves:
+            if self.counted:
                 self.result.undecided += len(open_moves)
             return
         chosen_move, chosen_child = next(((m, c) for m, c in winners if m == expected), winners[0])
-        if self.counted:
-            # an open move counts only where its win would be a fault or a remark
-            self.result.undecided += sum(
-                self._kind(position, move, chosen_move, context) in ("cook", "variation")
-                for move in open_moves
-            )
-        if len(winners) > 1:
-            kinds = [
-                self._kind(position, move, chosen_move, context)
-                for move, _child in winners
-                if move != chosen_move
-            ]
-            worst = min(kinds, key=DUAL_KINDS.index)
-            ordered = [chosen_move, *(m for m, _c in winners if m != chosen_move)]
-            self.result.duals.append(
-                Dual(
-                    after=line,
-                    moves=tuple(move_notation(position, m) for m in ordered),
-                    kind=worst,
-                    on_main=context == "main",
-                )
-            )
+        turn = _Turn(position, line, context, chosen_move, [m for m, _c in winners])
+        for move, child in open_moves:
+            # an open move matters only where its win would be a fault or a remark
+            if self.counted and self._kind(position, move, chosen_move, context) in (
+                "cook",
+                "variation",
+            ):
+                turn.open.append((move, child))
+        self._turns.append(turn)
+        self._collect()
         after = cursor.after(chosen_move) if cursor is not None else None
         next_context: Context = context
         if context != "deviation" and cursor is not None:

@@ -63,6 +63,8 @@ WRAP_UP_SHARE = 0.02
 # The walk of the lines where Black deviated (information only) gets at most this part of
 # the time left once every criterion is settled.
 DEVIATION_SHARE = 0.1
+# The part of the time left that the moves the walk left open share (criteria C and G).
+SETTLE_SHARE = 0.5
 
 
 def problem_digest(game: PdnGame, variant: Variant) -> str:
@@ -183,7 +185,9 @@ class Judge:
                 published_states(position, main) if main is not None else frozenset(),
                 clock,
             )
-            problem.walk = walker.walk(root, position, main) if main is not None else None
+            if main is not None:
+                problem.walk = walker.walk(root, position, main)
+                walker.settle(time.perf_counter() + clock.share(SETTLE_SHARE))
         judgement.cooks = find_cooks(problem)
         judgement.criteria["C"] = criterion_c(problem)
         self._say("D: removing each man")

@@ -56,7 +56,7 @@ def criterion_g(problem: Problem) -> Criterion:
         return Criterion.say(
             "fail", "g_fail", line=" ".join(faults[0].after), moves=" / ".join(faults[0].moves)
         )
-    if walk.undecided or not walk.complete:
+    if walk.unsettled or not walk.complete:
         return Criterion.say("undecided", "g_undecided")
     if in_final:
         return Criterion.say(

@@ -133,13 +133,14 @@ class IdleMen:
             deadline=deadline,
         )
         walk = walker.walk(root, smaller, replayed.main)
+        walker.settle(deadline)
         before = {
             (dual.after, dual.level)
             for dual in (problem.walk.duals if problem.walk is not None else [])
         }
         if any(d.level != "info" and (d.after, d.level) not in before for d in walk.duals):
             return "needed"
-        if walk.undecided or not walk.complete:
+        if walk.unsettled or not walk.complete:
             return "undecided"
         return "idle"
 

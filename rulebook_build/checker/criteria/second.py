@@ -84,11 +84,11 @@ def criterion_c(problem: Problem) -> Criterion:
     open_keys = [key for key, verdict in problem.keys.items() if verdict == "undecided"]
     if open_keys:
         return Criterion.say(
-            "undecided", "c_undecided_keys", keys=", ".join(open_keys), later=walk.undecided
+            "undecided", "c_undecided_keys", keys=", ".join(open_keys), later=walk.unsettled
         )
-    if walk.undecided or not walk.complete:
+    if walk.unsettled or not walk.complete:
         message = "c_undecided" if walk.complete else "c_undecided_cut"
-        return Criterion.say("undecided", message, later=walk.undecided)
+        return Criterion.say("undecided", message, later=walk.unsettled)
     remarks = walk.findings("remark")
     if remarks:
         return _listed("remark", "c_remark", remarks)
