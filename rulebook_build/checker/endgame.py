@@ -94,6 +94,7 @@ from math import comb
 from pathlib import Path
 from typing import Final, Literal
 
+from rulebook_build.cachedir import cache_root, exclusive
 from rulebook_build.checker import native
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import board as board_module
@@ -114,7 +115,14 @@ from rulebook_build.rules.variants import Variant
 FORMAT: Final = 1
 """Bump when the layout or the meaning of the stored values changes."""
 
-DEFAULT_CACHE_DIR: Final = Path(__file__).resolve().parents[2] / ".cache" / "endgame"
+DEFAULT_CACHE_DIR: Path | None = None
+"""Where tables are cached when no ``cache_dir`` is given; None: ``endgame/`` in the user's
+cache folder (``cachedir.py``)."""
+
+
+def default_cache_dir() -> Path:
+    return DEFAULT_CACHE_DIR or cache_root() / "endgame"
+
 
 Material = tuple[int, int, int, int]
 """(men, kings) of the side to move, then (men, kings) of the other side."""
@@ -403,7 +411,7 @@ class EndgameTables:
         self.max_pieces = max_pieces
         self.max_pair_slots = max_pair_slots
         self.cached_pieces = cached_pieces
-        self.cache_dir = DEFAULT_CACHE_DIR if cache_dir is None else cache_dir
+        self.cache_dir = default_cache_dir() if cache_dir is None else cache_dir
         self._limit = variant.max_consecutive_king_moves
         self.semantics = semantics
         self._fingerprint = _rules_fingerprint(variant, semantics)
@@ -412,6 +420,7 @@ class EndgameTables:
         self._values: dict[Material, Values] = {}
         self._layouts: dict[Material, _Layout] = {}
         self._supported: dict[Material, bool] = {}
+        self._building = False  # this process holds the folder's lock (``_build``)
         self.build_seconds: dict[Material, float] = {}
         """Seconds spent building each class with its partner (the same material, the other side
         to move) in this process; classes loaded from the cache are absent."""
@@ -705,7 +714,25 @@ class EndgameTables:
         return True
 
     def _build(self, material: Material) -> None:
-        """Build a class and its partner together, after the classes their moves lead to."""
+        """Build a class and its partner together, after the classes their moves lead to.
+
+        One process at a time builds in a folder (the compiled builder's working files have
+        fixed names): a process that waited for another uses what that one built."""
+        if self._building:
+            self._build_pair(material)
+            return
+        with exclusive(self.folder()):
+            self._building = True
+            try:
+                loaded = self._load(material)
+                if loaded is not None:  # another process built it meanwhile
+                    self._values[material] = loaded
+                    return
+                self._build_pair(material)
+            finally:
+                self._building = False
+
+    def _build_pair(self, material: Material) -> None:
         a, b, c, d = material
         members = [material] if (c, d, a, b) == material else [material, (c, d, a, b)]
         # the classes that captures and promotions lead to, first (and not while this pair's
@@ -861,6 +888,12 @@ class EndgameTables:
         at all; on any failure (or Ctrl-C) nothing of the pair is left behind.  ``on_line``
         gets the builder's progress lines; ``jobs`` processes share the slices.  Returns the
         seconds it took."""
+        with exclusive(self.folder()):
+            return self._build_by_slices(material, on_line, jobs)
+
+    def _build_by_slices(
+        self, material: Material, on_line: Callable[[str], None] | None, jobs: int
+    ) -> float:
         a, b, c, d = material
         partner = (c, d, a, b)
         if partner == material:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import read_pdn_file
@@ -60,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="list every dual in the report, not only the three criterion C shows",
     )
+    add_cache_argument(parser)
     parser.add_argument(
         "--win-only",
         action="store_true",
@@ -110,6 +112,7 @@ def _tables(
 
 
 def run(args: argparse.Namespace) -> int:
+    use_cache_argument(args)
     files, input_errors = _files(args.files)
     for message in input_errors:
         print(message, file=sys.stderr)

@@ -5,7 +5,8 @@
 ``rulebook check`` builds the small tables by itself on first use: for International every
 class of up to 4 pieces with the compiled builder (``checker/native.py``, about 25 s; it needs
 a C compiler), else up to 3 pieces in Python.  Larger classes are built only by this command,
-into the cache (``.cache/endgame/``); from then on ``rulebook check`` uses them:
+into the cache (``endgame/`` in the user's cache folder, or ``--cache-dir``; see
+``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
   (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds.  Measured
@@ -30,6 +31,7 @@ import argparse
 import os
 import sys
 
+from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import native
 from rulebook_build.checker.endgame import (
     CACHED_RULES_PIECES,
@@ -73,6 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
     )
+    add_cache_argument(parser)
 
 
 def describe(material: Material) -> str:
@@ -91,6 +94,7 @@ def describe(material: Material) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    use_cache_argument(args)
     if not 2 <= args.pieces <= 6:
         raise RulebookError(f"--pieces must be 2, 3, 4, 5 or 6, not {args.pieces}")
     if not 1 <= args.jobs <= 64:

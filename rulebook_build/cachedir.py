@@ -1,0 +1,70 @@
+"""Where rulebook_build keeps what it computes once: endgame tables and compiled programs.
+
+The folder is ``$RULEBOOK_CACHE_DIR`` when that is set (the ``--cache-dir`` option of
+``rulebook check`` and ``rulebook tables`` sets it), else the platform's user cache folder
+(``platformdirs``: ``~/.cache/rulebook_build`` on Linux), so that an installed package, whose
+own folder may be read-only, and every virtual environment share one copy of tables that take
+minutes to build.
+
+Several processes may fill the cache at once (two checks started together, the workers of a
+batch): whatever one writes appears whole or not at all (a temporary file renamed into place),
+and a build that writes shared working files holds ``exclusive`` on its folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+
+ENVIRONMENT: Final = "RULEBOOK_CACHE_DIR"
+
+
+def cache_root() -> Path:
+    """The cache folder (it need not exist yet)."""
+    chosen = os.environ.get(ENVIRONMENT)
+    if chosen:
+        return Path(chosen).expanduser()
+    return Path(platformdirs.user_cache_dir("rulebook_build", appauthor=False))
+
+
+@contextlib.contextmanager
+def exclusive(folder: Path) -> Iterator[None]:
+    """Hold the lock of ``folder`` (a ``.lock`` file in it): one process at a time builds there.
+    Without POSIX locks (Windows) or a writable folder, nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help=f"the cache of tables and compiled programs (default: ${ENVIRONMENT}, else the "
+        f"user's cache folder, now {cache_root()})",
+    )
+
+
+def use_cache_argument(args: argparse.Namespace) -> None:
+    """Make ``--cache-dir`` the cache of everything this process does."""
+    if args.cache_dir:
+        os.environ[ENVIRONMENT] = str(Path(args.cache_dir).expanduser().resolve())

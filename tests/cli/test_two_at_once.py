@@ -1,0 +1,65 @@
+"""Two ``rulebook check`` started together on an empty cache both finish with the right verdict:
+building the tables and compiling the C programs are atomic or locked (cachedir.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rulebook_build.cachedir import exclusive
+
+PROBLEM = """[Event "two at once"]
+[SetUp "1"]
+[FEN "W:W15,38:B16,31"]
+[GameType "20"]
+
+1. 15-10 31-36 *
+"""
+
+
+def test_two_checks_at_once_on_an_empty_cache(tmp_path: Path) -> None:
+    problem = tmp_path / "problem.pdn"
+    problem.write_text(PROBLEM, encoding="utf-8")
+    cache = tmp_path / "cache"
+    command = [
+        sys.executable,
+        "-c",
+        "from rulebook_build.cli import main; raise SystemExit(main())",
+    ]
+    command += ["check", "--json", "--time-limit", "10", "--cache-dir", str(cache), str(problem)]
+    environment = {k: v for k, v in os.environ.items() if k != "RULEBOOK_CACHE_DIR"}
+    processes = [
+        subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment
+        )
+        for _ in range(2)
+    ]
+    for process in processes:
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+        record = json.loads(out)
+        assert record["grade"] == "correct" and record["winning_keys"] == ["15-10"]
+    # the tables were built once, into the cache given, and nothing half-written is left
+    folders = sorted(path.name for path in (cache / "endgame").iterdir())
+    assert any(name.startswith("international-v") for name in folders)
+    leftovers = [p for p in (cache / "endgame").rglob("*") if p.suffix in (".tmp", ".body")]
+    assert leftovers == []
+
+
+def test_a_folder_lock_keeps_a_second_process_out_until_it_is_released(tmp_path: Path) -> None:
+    probe = (
+        "import fcntl, os, sys\n"
+        "handle = os.open(sys.argv[1], os.O_RDWR)\n"
+        "try:\n"
+        "    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+        "except BlockingIOError:\n"
+        "    raise SystemExit(3)\n"
+    )
+    lock = str(tmp_path / ".lock")
+    with exclusive(tmp_path):
+        assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 3
+    assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 0
