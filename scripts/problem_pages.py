@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
+from rulebook_build.site.problems import problem_page  # noqa: E402
 
 LANGUAGES = ("nl", "en", "fy")
 INDEX = {
@@ -49,16 +50,17 @@ INDEX = {
 }
 
 
-def pages() -> dict[Path, str]:
+def pages(root: Path = ROOT) -> dict[Path, str]:
+    """Every page the problems of ``root/problems`` need, in every language."""
     wanted: dict[Path, str] = {}
-    for path in sorted((ROOT / "problems").glob("*.pdn")):
+    for path in sorted((root / "problems").glob("*.pdn")):
         games, _errors = read_pdn_file(path)
         title = next((g.tag("Title") for g in games if g.is_problem), None) or path.stem
         for lang in LANGUAGES:
-            target = ROOT / "docs" / lang / "problemen" / f"{path.stem}.md"
-            wanted[target] = f"# {title}\n\n```draughts-problem\nfile: {path.name}\n```\n"
+            target = root / "docs" / lang / "problemen" / f"{path.stem}.md"
+            wanted[target] = problem_page(title, path.name)
     for lang in LANGUAGES:
-        wanted[ROOT / "docs" / lang / "problemen" / "index.md"] = INDEX[lang]
+        wanted[root / "docs" / lang / "problemen" / "index.md"] = INDEX[lang]
     return wanted
 
 

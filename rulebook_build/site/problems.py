@@ -134,6 +134,23 @@ STIPULATIONS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+MARKDOWN_ESCAPED: Final = frozenset("\\`*_{}[]()#+-.!")
+"""The characters Python-Markdown takes literally after a backslash."""
+
+
+def markdown_literal(text: str) -> str:
+    """Outside text (a PDN tag) as Markdown that shows it literally and can form no markup: no
+    HTML (``< > &`` become entities), no emphasis, link, heading attribute (``attr_list``'s
+    braces) or footnote, on one line."""
+    escaped = html.escape(" ".join(text.split()), quote=False)
+    return "".join(f"\\{c}" if c in MARKDOWN_ESCAPED else c for c in escaped)
+
+
+def problem_page(title: str, file_name: str) -> str:
+    """The Markdown of a problem's page: its title and the block the plugin renders."""
+    return f"# {markdown_literal(title)}\n\n```draughts-problem\nfile: {file_name}\n```\n"
+
+
 def _label(lang: str, key: str) -> str:
     """The label of ``key`` in ``lang``; an unknown key (a status from a newer checker) is
     shown escaped as it is."""

@@ -1,0 +1,165 @@
+"""A problem file with hostile text in every tag and comment: the site shows it as text and
+runs none of it (issue: safe with any input).
+
+The project's own site is copied with one more problem whose tags and comments carry script
+elements, event handlers, ``javascript:`` links, Markdown link and attribute syntax and HTML
+entities; each page that shows the problem is opened in Debian's Chromium.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook_build.checker.endgame import checker_tables
+from rulebook_build.checker.judge import Judge
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.rules import INTERNATIONAL
+
+from .conftest import REPOSITORY, Site, environment
+from .test_browser import ARGS, CHROMIUM, playwright_api, serve
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+ATTACKS = [
+    "<script>window.pwned = 'script'</script>",
+    "<img src=x onerror=\"window.pwned = 'onerror'\">",
+    "[click me](javascript:window.pwned='link')",
+    "<a href=\"javascript:window.pwned='a'\">a link</a>",
+    "*bold* _it_ {: onclick=\"window.pwned='attr'\"}",
+    "&lt;b&gt;entity&lt;/b&gt; &amp; &#60;i&#62;",
+]
+TITLE = "Hostile " + ATTACKS[0] + " " + ATTACKS[1]
+TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Composer", "Source", "Stipulation")
+
+
+def hostile_problem() -> str:
+    """A small sound problem (a man walks to the crown) with an attack in every tag and
+    comment."""
+    quoted = TITLE.replace('"', '\\"')
+    lines = [f'[Title "{quoted}"]']
+    for index, tag in enumerate(TAGS):
+        attack = ATTACKS[index % len(ATTACKS)].replace('"', '\\"')
+        lines.append(f'[{tag} "{tag} {attack}"]')
+    lines += ['[SetUp "1"]', '[FEN "W:W15,38:B16,31"]', '[GameType "20"]', ""]
+    comments = " ".join(f"{{{attack}}}" for attack in ATTACKS if "}" not in attack)
+    lines.append(f"{comments} 1. 15-10 {{{ATTACKS[0]}}} 31-36 {{{ATTACKS[2]}}} *")
+    return "\n".join(lines) + "\n"
+
+
+def _problem_pages(root: Path) -> None:
+    """Write the problem pages as ``scripts/problem_pages.py`` does, for the copy at ``root``."""
+    spec = importlib.util.spec_from_file_location(
+        "problem_pages", REPOSITORY / "scripts" / "problem_pages.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for target, text in module.pages(root).items():
+        target.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    root = tmp_path_factory.mktemp("hostile")
+    shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(REPOSITORY / "docs", root / "docs")
+    shutil.copytree(REPOSITORY / "problems", root / "problems")
+    path = root / "problems" / "international-99.pdn"
+    path.write_text(hostile_problem(), encoding="utf-8")
+    _problem_pages(root)
+    # its verdict, as 'rulebook check --json' stores it
+    games, errors = read_pdn_file(path)
+    assert not errors
+    position = parse_fen(games[0].fen or "", variant=INTERNATIONAL)
+    judgement = Judge(INTERNATIONAL, tables=checker_tables(INTERNATIONAL)).judge(
+        games[0], position, seconds=10
+    )
+    assert judgement.grade == "correct"
+    with (root / "problems" / "verdicts.jsonl").open("a", encoding="utf-8") as stream:
+        stream.write(json.dumps(judgement.as_json()) + "\n")
+    out = root / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        check=False,
+        timeout=300,
+    )
+    return Site(root, out, result)
+
+
+@pytest.fixture(scope="module")
+def server(hostile_site: Site) -> Iterator[str]:
+    yield from serve(hostile_site)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+PAGES = [
+    f"{prefix}problemen/{page}"
+    for prefix in ("", "en/", "fy/")
+    for page in ("international-99/", "")  # the problem's page, and the list with its title
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_nothing_from_the_problem_runs_and_its_text_shows_literally(
+    browser: Any, server: str, path: str
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(f"{server}/{path}")
+    page.wait_for_load_state("networkidle")
+    # click every link of the problem's text: a javascript: link would run now
+    for link in page.locator("article a").all():
+        href = link.get_attribute("href") or ""
+        assert not href.lower().startswith("javascript:"), href
+    assert page.evaluate("() => window.pwned === undefined"), page.evaluate("() => window.pwned")
+    assert dialogs == []
+    # no element from the problem's text: no script mentioning it, no event handler attribute
+    assert (
+        page.evaluate(
+            "() => [...document.scripts].filter(s => s.textContent.includes('pwned')).length"
+        )
+        == 0
+    )
+    assert (
+        page.evaluate(
+            "() => [...document.querySelectorAll('*')].filter(e => [...e.attributes]"
+            ".some(a => a.name.startsWith('on'))).length"
+        )
+        == 0
+    )
+    text = page.locator("article").inner_text()
+    assert TITLE in text  # the title as written, tags and all
+    if path.endswith("international-99/"):
+        for tag in ("Composer", "Source"):
+            index = TAGS.index(tag)
+            assert f"{tag} {ATTACKS[index % len(ATTACKS)]}" in text, tag
+    context.close()
