@@ -77,13 +77,12 @@ reached is a draw.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import json
 import mmap
 import os
 import shutil
 import sys
-import tempfile
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -95,7 +94,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
-from rulebook_build.checker import native
+from rulebook_build.checker import native, tablefile
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import board as board_module
 from rulebook_build.rules import drawrules as drawrules_module
@@ -112,8 +111,9 @@ from rulebook_build.rules.drawrules import material as counts_of
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, Streak, generate, make
 from rulebook_build.rules.variants import Variant
 
-FORMAT: Final = 1
-"""Bump when the layout or the meaning of the stored values changes."""
+FORMAT: Final = 2
+"""Bump when the layout or the meaning of the stored values changes (2: a checksum in the
+header, ``tablefile.py``)."""
 
 DEFAULT_CACHE_DIR: Path | None = None
 """Where tables are cached when no ``cache_dir`` is given; None: ``endgame/`` in the user's
@@ -132,7 +132,6 @@ MAX_PAIR_SLOTS: Final = 2_500_000
 
 DRAW: Final = -1
 UNUSED: Final = -2
-_MAGIC: Final = b"rulebook_build endgame table\n"
 _MAP_FROM_BYTES: Final = 4 << 20
 """Tables larger than this are mapped from the file, not read: a search touches few of their
 pages, and the 5-piece tables are up to 250 MB each."""
@@ -442,7 +441,11 @@ class EndgameTables:
         material, index = located
         table = self._values.get(material)
         if table is None:
-            table = self._table(material)
+            try:
+                table = self._table(material)
+            except RulebookError:  # a cached class refused (damaged): done without
+                self._supported[material] = False
+                return None
         return _outcome(table[index])
 
     def probe_rules(self, state: State) -> Outcome | None:
@@ -620,8 +623,9 @@ class EndgameTables:
     def _path(self, material: Material) -> Path:
         return self.folder() / f"{_material_name(material)}.bin"
 
-    def _header(self, material: Material) -> bytes:
-        header = {
+    def _fields(self, material: Material) -> dict[str, object]:
+        """What a table file of this class must say of itself (``tablefile.py``)."""
+        return {
             "format": FORMAT,
             "variant": self.variant.name,
             **({} if self.semantics == "pure" else {"semantics": self.semantics}),
@@ -629,23 +633,36 @@ class EndgameTables:
             "material": list(material),
             "size": self._layout(material).size,
         }
-        return _MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
 
     def _load(self, material: Material) -> Values | None:
+        """The class's table from the cache; None when it is missing, foreign (other rules,
+        another format) or damaged (then it is also moved aside, see ``tablefile.py``)."""
         path = self._path(material)
-        header = self._header(material)
         size = self._layout(material).size
         try:
             with path.open("rb") as stream:
-                if stream.read(len(header)) != header:
+                found = tablefile.read_header(stream)
+                if found is None:
                     return None
-                if os.fstat(stream.fileno()).st_size != len(header) + 2 * size:
+                fields, offset = found
+                checksum = fields.pop("checksum", None)
+                if fields != self._fields(material) or not isinstance(checksum, str):
+                    return None
+                length = os.fstat(stream.fileno()).st_size - offset
+                if length != 2 * size:
+                    tablefile.set_aside(path, f"{path}: {length} bytes of values, not {2 * size}")
+                    return None
+                try:
+                    tablefile.check(path, stream, offset, checksum)
+                except tablefile.DamagedTable as damage:
+                    tablefile.set_aside(path, str(damage))
                     return None
                 if size * 2 >= _MAP_FROM_BYTES and sys.byteorder == "little":
                     mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
                     if hasattr(mmap, "MADV_RANDOM"):  # probes jump about: no read-ahead
                         mapped.madvise(mmap.MADV_RANDOM)
-                    return memoryview(mapped)[len(header) :].cast("h")
+                    return memoryview(mapped)[offset:].cast("h")
+                stream.seek(offset)
                 table = array("h")
                 table.frombytes(stream.read())
         except (OSError, ValueError):
@@ -654,20 +671,40 @@ class EndgameTables:
             table.byteswap()
         return table
 
+    def verify_files(self, *, always: bool = False) -> list[str]:
+        """Check the checksum of every table file in this kind's folder (a large file with a
+        valid stamp only when ``always``): the damaged or foreign ones are moved aside and
+        named in the list returned."""
+        problems = []
+        for path in sorted(self.folder().glob("*.bin")):
+            try:
+                with path.open("rb") as stream:
+                    found = tablefile.read_header(stream)
+                    fields, offset = found if found is not None else ({}, 0)
+                    checksum = fields.pop("checksum", None)
+                    material = fields.get("material")
+                    expected = (
+                        self._fields(tuple(material))
+                        if isinstance(material, list) and len(material) == 4
+                        else None
+                    )
+                    if expected is None or fields != expected or not isinstance(checksum, str):
+                        raise tablefile.DamagedTable(f"{path}: not a table of these rules")
+                    tablefile.check(path, stream, offset, checksum, always=always)
+            except tablefile.DamagedTable as damage:
+                tablefile.set_aside(path, str(damage))
+                problems.append(str(damage))
+            except OSError as error:
+                problems.append(f"{path}: {error.strerror or error}")
+        return problems
+
     def _save(self, material: Material, table: Values) -> None:
-        path = self._path(material)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            little = array("h", table)
-            if sys.byteorder == "big":
-                little.byteswap()
-            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(self._header(material))
-                stream.write(little.tobytes())
-            os.replace(temporary, path)
-        except OSError:
-            pass  # a read-only checkout still works, it only rebuilds next time
+        little = array("h", table)
+        if sys.byteorder == "big":
+            little.byteswap()
+        # a read-only cache still works: it only rebuilds next time
+        with contextlib.suppress(OSError):
+            tablefile.write(self._path(material), self._fields(material), little.tobytes())
 
     def _native_program(self) -> Path | None:
         """The compiled builder, if this variant and machine can use it."""
@@ -965,15 +1002,7 @@ class EndgameTables:
                 source=str(body),
             )
         try:
-            handle, temporary = tempfile.mkstemp(dir=body.parent, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "wb") as stream, body.open("rb") as source:
-                    stream.write(self._header(member))
-                    shutil.copyfileobj(source, stream, 16 << 20)
-                os.replace(temporary, self._path(member))
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            tablefile.install(body, self._path(member), self._fields(member))
             body.unlink()
         except OSError as error:
             raise RulebookError(
@@ -1057,6 +1086,9 @@ class CheckerTables:
         if not self._prover_looked_for:
             self._prover_looked_for = True
             if self.pure._native_program() is not None:
+                # the compiled search reads the folders itself: no damaged file may be there
+                for tables in (self.pure, self.rules):
+                    tables.verify_files()
                 program = native.executable(self.pure.cache_dir, native.PROVER_SOURCE)
                 if program is not None:
                     folders = (self.pure.folder(), self.rules.folder())

@@ -9,11 +9,13 @@ has only children won, the longest in n - 1); that is checked on random position
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
 import pytest
 
+from rulebook_build.checker import tablefile
 from rulebook_build.checker.endgame import (
     _KING_BITS,
     _MOVER_MEN_BITS,
@@ -190,6 +192,64 @@ def test_a_second_instance_loads_from_disk(tmp_path: Path) -> None:
     third = EndgameTables(INTERNATIONAL, cache_dir=tmp_path)
     assert third.probe(position) == loss(2)
     assert (0, 1, 0, 1) in third.build_seconds
+
+
+def flip_one_value_byte(path: Path) -> None:
+    """Change one byte among a table file's values, its header left as it was."""
+    data = bytearray(path.read_bytes())
+    offset = data.index(b"\n", len(tablefile.MAGIC)) + 1  # the values start after the header
+    data[offset + (len(data) - offset) // 2] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_table_with_one_byte_changed_is_refused_set_aside_and_rebuilt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = EndgameTables(INTERNATIONAL, cache_dir=tmp_path)
+    position = state(white_kings=[46], black_kings=[5])
+    assert first.probe(position) == loss(2)
+    (path,) = [p for p in tmp_path.rglob("m0k1-m0k1.bin")]
+    flip_one_value_byte(path)
+
+    second = EndgameTables(INTERNATIONAL, cache_dir=tmp_path)
+    assert second.probe(position) == loss(2)  # the right value: from a rebuilt table
+    assert (0, 1, 0, 1) in second.build_seconds
+    assert path.with_name(path.name + ".damaged").is_file()  # the damaged file, moved aside
+    assert "damaged endgame table refused" in caplog.text and path.name in caplog.text
+    assert EndgameTables(INTERNATIONAL, cache_dir=tmp_path).verify_files(always=True) == []
+
+
+def test_verify_files_names_a_damaged_or_foreign_table_and_moves_it_aside(tmp_path: Path) -> None:
+    tables = EndgameTables(INTERNATIONAL, cache_dir=tmp_path)
+    tables.prepare((0, 1, 0, 1))
+    assert tables.verify_files(always=True) == []
+    (path,) = [p for p in tmp_path.rglob("m0k1-m0k1.bin")]
+    flip_one_value_byte(path)
+    (problem,) = tables.verify_files(always=True)
+    assert str(path) in problem and "checksum" in problem
+    assert not path.exists()
+    foreign = tables.folder() / "m0k2-m0k1.bin"
+    foreign.write_bytes(tablefile.MAGIC + b'{"format": 1}\n' + bytes(8))
+    (problem,) = tables.verify_files(always=True)
+    assert str(foreign) in problem and "not a table of these rules" in problem
+
+
+def test_a_large_table_is_hashed_once_then_trusted_by_its_stamp_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tablefile, "ALWAYS_HASH_BYTES", 1000)  # every table counts as large
+    tables = EndgameTables(INTERNATIONAL, cache_dir=tmp_path)
+    tables.prepare((0, 1, 0, 1))
+    (path,) = [p for p in tmp_path.rglob("m0k1-m0k1.bin")]
+    assert tables.verify_files() == []
+    stamp = path.with_name(path.name + tablefile.STAMP)
+    assert stamp.is_file()
+    before = path.stat().st_mtime_ns
+    flip_one_value_byte(path)  # a change of the file changes its modification time: hashed again
+    if path.stat().st_mtime_ns == before:  # a coarse file-system clock: as a later write would
+        os.utime(path, ns=(before + 10**7, before + 10**7))
+    (problem,) = tables.verify_files()
+    assert "checksum" in problem
 
 
 def test_classes_beyond_the_build_bounds_are_used_only_from_the_cache(tmp_path: Path) -> None:
