@@ -96,6 +96,7 @@ from typing import Final, Literal
 from rulebook_build.cachedir import cache_root, exclusive
 from rulebook_build.checker import native, tablefile
 from rulebook_build.errors import RulebookError
+from rulebook_build.notation.fen import format_fen
 from rulebook_build.rules import board as board_module
 from rulebook_build.rules import drawrules as drawrules_module
 from rulebook_build.rules import movegen as movegen_module
@@ -109,6 +110,7 @@ from rulebook_build.rules.drawrules import (
 )
 from rulebook_build.rules.drawrules import material as counts_of
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, Streak, generate, make
+from rulebook_build.rules.position import Position
 from rulebook_build.rules.variants import Variant
 
 FORMAT: Final = 2
@@ -697,6 +699,47 @@ class EndgameTables:
             except OSError as error:
                 problems.append(f"{path}: {error.strerror or error}")
         return problems
+
+    def first_inconsistency(self, material: Material) -> str | None:
+        """Check every entry of a pure table against its successors, one retrograde step: a
+        position with no move is lost at once; a win in n plies has a move to a loss in n - 1
+        and none faster; a loss in n has only moves to wins, the slowest in n - 1; a draw has
+        no move to a loss and one to a draw.  The first entry that breaks this, or None.
+
+        Only pure tables (with the count rules a value also depends on the clocks)."""
+        if self.semantics != "pure":
+            raise ValueError("only pure tables are checked against their successors")
+        table = self._table(material)
+        layout = self._layout(material)
+        variant = self.variant
+        for _base, placement, own_streaks, other_streaks in layout.placements():
+            for own in own_streaks:
+                for other in other_streaks:
+                    state = (*placement[:5], own, other)
+                    stored = _outcome(table[layout.index(state, self._limit)])
+                    wanted = self._from_successors(state)
+                    if stored != wanted:
+                        position = format_fen(Position.from_state(variant, state))
+                        return (
+                            f"{_material_name(material)}: {position} is stored as "
+                            f"{stored.result} in {stored.plies}, its moves make it "
+                            f"{wanted.result} in {wanted.plies}"
+                        )
+        return None
+
+    def _from_successors(self, state: State) -> Outcome:
+        moves = generate(self.variant, state)
+        if not moves:
+            return LOST_NOW
+        children = [self.probe(make(self.variant, state, move)) for move in moves]
+        if any(child is None for child in children):
+            raise RulebookError("a successor of a table's position is not covered by the tables")
+        losses = [c.plies for c in children if c is not None and c.result == "loss"]
+        if losses:
+            return Outcome("win", 1 + min(losses))
+        if all(c is not None and c.result == "win" for c in children):
+            return Outcome("loss", 1 + max(c.plies for c in children if c is not None))
+        return DRAWN
 
     def _save(self, material: Material, table: Values) -> None:
         little = array("h", table)

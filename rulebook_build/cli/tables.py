@@ -1,6 +1,6 @@
 """``rulebook tables``: build the endgame tables the checker uses as exact leaves, once.
 
-    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list]
+    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list] [--verify] [--cache-dir DIR]
 
 ``rulebook check`` builds the small tables by itself on first use: for International every
 class of up to 4 pieces with the compiled builder (``checker/native.py``, about 25 s; it needs
@@ -23,6 +23,14 @@ into the cache (``endgame/`` in the user's cache folder, or ``--cache-dir``; see
   35 minutes for all of International), 250 bytes of memory a slot while a pair builds.
 
 Classes already in the cache are only checked, so the command can be stopped and run again.
+
+``--verify`` builds nothing: it hashes every table file of the variant against the checksum in
+its header (``checker/tablefile.py``; a damaged file is moved aside and named), then checks
+every entry of the pure tables of up to ``--pieces`` pieces against its successors, one
+retrograde step (``EndgameTables.first_inconsistency``), and stops at the first fault (exit 1).
+In Python this takes about 20 µs an entry: seconds for 3 pieces, some 15 minutes for the 46
+million entries of the International 4-piece classes.  The tables with count rules are
+checked by checksum only.
 """
 
 from __future__ import annotations
@@ -75,6 +83,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
     )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the cached tables instead of building: every file against its checksum, "
+        "every entry of the pure tables of up to --pieces pieces against its successors",
+    )
     add_cache_argument(parser)
 
 
@@ -125,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
             f"{reason}; in pure Python they would take days"
         )
     classes = tables.material_classes()
+    if args.verify:
+        return _verify(kinds, classes)
     sliced = list(SLICED_PAIRS) if args.pieces == 6 else []
     counted = kinds[1]
     if args.list:
@@ -188,6 +204,40 @@ def run(args: argparse.Namespace) -> int:
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
         + f" is in {tables.cache_dir} ({seconds:.0f} s)",
         file=sys.stderr,
+    )
+    return 0
+
+
+def _verify(kinds: list[EndgameTables], classes: list[Material]) -> int:
+    """``--verify``: exit 0 when every file and entry checked is sound, 1 at the first fault."""
+    faults = 0
+    for kind in kinds:
+        files = sorted(kind.folder().glob("*.bin"))
+        for problem in kind.verify_files(always=True):
+            print(f"damaged: {problem}", file=sys.stderr)
+            faults += 1
+        print(f"{kind.semantics}: {len(files)} files checked against their checksums", flush=True)
+    pure = kinds[0]
+    entries = 0
+    for material in classes:
+        if faults or not pure.in_cache(material):
+            continue
+        print(f"  {describe(material)}: {pure.size(material):,} slots", file=sys.stderr, flush=True)
+        found = pure.first_inconsistency(material)
+        if found is not None:
+            print(f"inconsistent: {found}", file=sys.stderr)
+            faults += 1
+        entries += pure.size(material)
+    if faults:
+        print(
+            f"{faults} fault(s) found; a damaged file was moved aside, run 'rulebook tables' "
+            "to build it again",
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"pure: every entry of {entries:,} slots agrees with its successors; the tables with "
+        "count rules are checked by checksum only (their values depend on the clocks)"
     )
     return 0
 

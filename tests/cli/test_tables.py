@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from array import array
 from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import endgame
+from rulebook_build.checker import endgame, tablefile
 from rulebook_build.cli import main
+from rulebook_build.rules import find_variant
 
 
 def test_list_names_every_class_and_whether_it_is_cached(
@@ -59,3 +61,47 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     assert len(lines) - len(sliced) == sum(
         1 for line in lines if line.endswith("pure not built, rules not built")
     )
+
+
+# International: every class of up to 3 pieces; Frisian's Python build keeps it to 2 here
+@pytest.mark.parametrize(("variant", "pieces"), [("international", 3), ("frisian", 2)])
+def test_verify_passes_on_built_tables_and_fails_on_a_broken_one(
+    variant: str,
+    pieces: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    arguments = ["tables", "--variant", variant, "--pieces", str(pieces)]
+    assert main(arguments) == 0
+    assert main([*arguments, "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "every entry of" in out and "agrees with its successors" in out
+
+    # one value changed and the checksum made to fit: only the check of the entries sees it
+    tables = endgame.EndgameTables(find_variant(variant), max_pieces=pieces)
+    material = (0, 1, 0, 1)
+    path = tables.folder() / "m0k1-m0k1.bin"
+    values = array("h")
+    with path.open("rb") as stream:
+        found = tablefile.read_header(stream)
+        assert found is not None
+        fields, offset = found
+        stream.seek(offset)
+        values.frombytes(stream.read())
+    index = next(i for i, v in enumerate(values) if v not in (endgame.UNUSED, endgame.DRAW))
+    values[index] = endgame.DRAW
+    del fields["checksum"]
+    tablefile.write(path, fields, values.tobytes())
+    assert main([*arguments, "--verify"]) == 1
+    assert "inconsistent: m0k1-m0k1:" in capsys.readouterr().err
+    assert tables.size(material) == len(values)
+
+    # a byte flipped behind the checksum's back: refused, moved aside, and named
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert main([*arguments, "--verify"]) == 1
+    assert f"damaged: {path}" in capsys.readouterr().err
+    assert not path.exists()
