@@ -9,6 +9,10 @@ standard error.  With ``--json``, one JSON object per file and line instead::
 
 Exit status: 0 when all is well, 1 when a game has an illegal move, 2 on a syntax error
 or a file that cannot be read.
+
+Files are read as a stream, a game at a time (``notation.pdn.iter_pdn_file``): the memory
+used does not grow with the file, and a line on standard error (on a terminal) says every
+two seconds how far reading has got.
 """
 
 from __future__ import annotations
@@ -16,11 +20,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rulebook_build.errors import IllegalMoveError, RulebookError
-from rulebook_build.notation.pdn import read_pdn_file
-from rulebook_build.notation.replay import default_variant, describe_gametype, game_variant, replay
+from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError
+from rulebook_build.notation.pdn import PdnGame, iter_pdn_file
+from rulebook_build.notation.replay import (
+    default_variant,
+    describe_gametype,
+    game_variant,
+    has_square,
+    replay,
+    shows_10x10,
+)
+from rulebook_build.rules import INTERNATIONAL, Variant
 
 EXIT_OK = 0
 EXIT_ILLEGAL_MOVE = 1
@@ -75,41 +89,80 @@ class FileReport:
         return f"{self.path}: " + ", ".join(parts)
 
 
-def check_file(path: str) -> FileReport:
-    """Read one file and replay what can be replayed."""
+UNDECIDED_GAMES = 1000
+"""Games held while a file without GameType tags has not yet shown that it is 10x10: past
+this many, the variant is decided on them (``default_variant``), so memory stays bounded."""
+PROGRESS_SECONDS = 2.0
+
+
+def check_file(path: str, progress: Callable[[str], None] | None = None) -> FileReport:
+    """Read one file a game at a time and replay what can be replayed; ``progress`` hears
+    how far it got every ``PROGRESS_SECONDS``."""
     report = FileReport(path)
+    pending: list[PdnGame] = []
+    default: Variant | None = None
+    decided = False
+    seen_square = False
+    shown = time.monotonic()
     try:
-        games, errors = read_pdn_file(path)
-    except RulebookError as error:
+        for item in iter_pdn_file(path):
+            if isinstance(item, NotationError):
+                report.fail(item, EXIT_SYNTAX)
+                continue
+            report.games += 1
+            if progress is not None and time.monotonic() - shown >= PROGRESS_SECONDS:
+                shown = time.monotonic()
+                progress(f"{path}: {report.games:,} games read, {report.replayed:,} replayed")
+            if decided:
+                _replay(item, default, report)
+                continue
+            pending.append(item)
+            seen_square = seen_square or has_square(item)
+            if shows_10x10(item) or len(pending) >= UNDECIDED_GAMES:
+                default = INTERNATIONAL if shows_10x10(item) else default_variant(pending)
+                decided = True
+                for game in pending:
+                    _replay(game, default, report)
+                pending = []
+    except RulebookError as error:  # the file cannot be read at all
         report.fail(error, EXIT_SYNTAX)
         return report
-    report.games = len(games)
-    for syntax_error in errors:
-        report.fail(syntax_error, EXIT_SYNTAX)
-    default = default_variant(games)
-    for game in games:
-        variant = game_variant(game, default)
-        if variant is None:
-            reason = describe_gametype(game)
-            report.not_replayed[reason] = report.not_replayed.get(reason, 0) + 1
-            continue
-        try:
-            replayed = replay(game, variant=variant)
-        except IllegalMoveError as error:
-            report.fail(error, EXIT_ILLEGAL_MOVE)
-        except RulebookError as error:
-            report.fail(error, EXIT_SYNTAX)
-        else:
-            report.replayed += 1
-            report.warnings.extend(replayed.warnings)
+    if not decided:
+        default = None if seen_square else INTERNATIONAL
+        for game in pending:
+            _replay(game, default, report)
     report.errors.sort(key=lambda e: (e.line or 0, e.column or 0))
     return report
 
 
+def _replay(game: PdnGame, default: Variant | None, report: FileReport) -> None:
+    variant = game_variant(game, default)
+    if variant is None:
+        reason = describe_gametype(game)
+        report.not_replayed[reason] = report.not_replayed.get(reason, 0) + 1
+        return
+    try:
+        replayed = replay(game, variant=variant)
+    except IllegalMoveError as error:
+        report.fail(error, EXIT_ILLEGAL_MOVE)
+    except RulebookError as error:
+        report.fail(error, EXIT_SYNTAX)
+    else:
+        report.replayed += 1
+        report.warnings.extend(replayed.warnings)
+
+
+def _progress(message: str) -> None:
+    print(f"\r\033[K{message}", end="", file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     code = EXIT_OK
+    progress = None if args.json or not sys.stderr.isatty() else _progress
     for path in args.files:
-        report = check_file(path)
+        report = check_file(path, progress)
+        if progress is not None:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
         code = max(code, report.exit_code)
         if args.json:
             print(report.as_json(), flush=True)

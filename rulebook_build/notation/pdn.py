@@ -48,6 +48,8 @@ __all__ = [
     "Square",
     "Variation",
     "decode_pdn",
+    "iter_pdn",
+    "iter_pdn_file",
     "read_pdn",
     "read_pdn_file",
     "write_pdn",
@@ -218,7 +220,8 @@ class PdnGame:
     ``result`` the token that ended the game (``2-0``, ``1-1``, ``*`` ...; ``*`` when
     the last game of a file has none).  ``==`` compares tags as a set (order ignored),
     moves and result; ``source``, ``line``, ``column`` say where the game starts, and
-    ``source_lines`` holds the lines of its file (shared by all its games) for messages.
+    ``source_lines`` holds lines of its file for messages: all of them, or (read as a stream)
+    those of its own part of the file, from line ``first_line``.
     """
 
     tags: tuple[tuple[str, str], ...] = field(compare=False)
@@ -228,6 +231,7 @@ class PdnGame:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
     source_lines: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    first_line: int = field(default=1, compare=False, repr=False)
     tag_set: tuple[tuple[str, str], ...] = field(init=False, repr=False, default=())
 
     def __post_init__(self) -> None:
@@ -272,8 +276,9 @@ class PdnGame:
 
     def source_line(self, line: int) -> str | None:
         """Line ``line`` of the file the game was read from, if known."""
-        if 1 <= line <= len(self.source_lines):
-            return self.source_lines[line - 1]
+        index = line - self.first_line
+        if 0 <= index < len(self.source_lines):
+            return self.source_lines[index]
         return None
 
     def error(
@@ -363,13 +368,17 @@ class _GameBuilder(Transformer[Token, object]):
         self.source = "<pdn>"
         self.line_offset = 0
         self.lines: tuple[str, ...] = ()
+        self.first_line = 1
 
-    def reset(self, source: str, line_offset: int, lines: tuple[str, ...]) -> None:
+    def reset(
+        self, source: str, line_offset: int, lines: tuple[str, ...], first_line: int = 1
+    ) -> None:
         self.sink = []
         self.unfinished = False
         self.source = source
         self.line_offset = line_offset
         self.lines = lines
+        self.first_line = first_line
 
     def _line(self, token: Token) -> int:
         return (token.line or 0) + self.line_offset
@@ -395,6 +404,7 @@ class _GameBuilder(Transformer[Token, object]):
                 line=parts.line,
                 column=parts.column,
                 source_lines=self.lines,
+                first_line=self.first_line,
             )
         )
 
@@ -599,9 +609,9 @@ def _normalise_line_ends(text: str) -> str:
 
 
 def read_pdn(
-    text: str, *, source: str = "<pdn>"
+    text: str, *, source: str = "<pdn>", first_line: int = 1
 ) -> tuple[tuple[PdnGame, ...], tuple[NotationError, ...]]:
-    """Read every game of a PDN text.
+    """Read every game of a PDN text (whose first line is line ``first_line`` of ``source``).
 
     Returns the games that read and one :class:`NotationError` per game that did not,
     each located at ``source:line:column`` with the source line, a caret and what was
@@ -609,6 +619,7 @@ def read_pdn(
     """
     text = _normalise_line_ends(text)
     lines = tuple(text.split("\n"))
+    shift = first_line - 1
     games: list[PdnGame] = []
     errors: list[NotationError] = []
     offset = 0  # the line index where this attempt starts
@@ -617,7 +628,7 @@ def read_pdn(
         label: str | None = None
         with _PARSER_LOCK:
             parser = _parser()
-            _BUILDER.reset(source, offset, lines)
+            _BUILDER.reset(source, offset + shift, lines, first_line)
             try:
                 parser.parse(chunk)
                 failure: UnexpectedInput | None = None
@@ -625,7 +636,9 @@ def read_pdn(
                 failure = caught
             found = _BUILDER.sink
             if failure is not None:
-                found = _finished_before(parser, failure, chunk, source, offset, lines) or found
+                found = (
+                    _finished_before(parser, failure, chunk, source, offset + shift, lines) or found
+                )
             for game in found:
                 deep = _too_deep(game.moves)
                 if deep is None:
@@ -637,8 +650,8 @@ def read_pdn(
                             source=source,
                             line=deep.line,
                             column=deep.column,
-                            source_line=lines[deep.line - 1]
-                            if 0 < deep.line <= len(lines)
+                            source_line=lines[deep.line - first_line]
+                            if 0 <= deep.line - first_line < len(lines)
                             else None,
                             expected="fewer nested '('",
                         )
@@ -649,6 +662,15 @@ def read_pdn(
         if failure is None:
             break
         located, restart = _syntax_error(failure, label, chunk, offset, lines, source)
+        if shift:
+            located = NotationError(
+                located.message,
+                source=source,
+                line=(located.line or 0) + shift or None,
+                column=located.column,
+                source_line=located.source_line,
+                expected=located.expected,
+            )
         errors.append(located)
         if restart is None:
             break
@@ -682,7 +704,7 @@ def _finished_before(
     prefix = chunk[:position].rstrip()
     if not _ENDS_WITH_RESULT.search(prefix):
         return None
-    _BUILDER.reset(source, offset, lines)
+    _BUILDER.reset(source, offset, lines, _BUILDER.first_line)
     try:
         parser.parse(prefix)
     except UnexpectedInput:
@@ -709,20 +731,148 @@ def _too_deep(moves: MoveText) -> Variation | None:
 
 
 def read_pdn_file(path: str | Path) -> tuple[tuple[PdnGame, ...], tuple[NotationError, ...]]:
-    """Read a PDN file (any of UTF-8, UTF-8 with BOM, Latin-1; LF or CRLF).
+    """Read a PDN file (any of UTF-8, UTF-8 with BOM, Latin-1; LF or CRLF): every game and
+    every error of ``iter_pdn_file``, collected.
 
     Raises :class:`NotationError` when the file cannot be read at all.
     """
+    games: list[PdnGame] = []
+    errors: list[NotationError] = []
+    for item in iter_pdn_file(path):
+        if isinstance(item, PdnGame):
+            games.append(item)
+        else:
+            errors.append(item)
+    return tuple(games), tuple(errors)
+
+
+# --- reading a stream, a game at a time ---------------------------------------------------
+
+MAX_GAME_CHARACTERS: Final = 1_000_000
+"""The longest game the reader holds (its text, tags and moves and comments): longer ones are a
+located error and are skipped.  Tournament games are a few kB, problem collections' games
+less; this bounds the memory a stream needs at a few times this size, whatever the file."""
+MAX_TAG_VALUE: Final = 10_000
+"""The longest tag value read (names, events, FENs are far shorter)."""
+MAX_COMMENT: Final = 100_000
+"""The longest comment read (annotated games have comments of a few hundred characters)."""
+
+_TAG_VALUE: Final = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"((?:[^"\\]|\\.)*)"')
+
+
+def _open_lines(path: str | Path) -> Iterator[str]:
+    """The lines of a file, each decoded on its own: UTF-8, else Latin-1 (Windows-1252); a
+    byte-order mark dropped, CR and CRLF line ends read as LF (as ``decode_pdn``)."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        stream = Path(path).open("rb")  # noqa: SIM115 (closed by the with below)
     except FileNotFoundError:
         raise NotationError("no such file", source=name) from None
     except IsADirectoryError:
         raise NotationError("is a directory, not a PDN file", source=name) from None
     except OSError as error:
         raise NotationError(f"cannot read the file: {error.strerror}", source=name) from None
-    return read_pdn(decode_pdn(data), source=name)
+    with stream:
+        first = True
+        for raw in stream:
+            if first and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            first = False
+            if raw.endswith(b"\n"):
+                raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+            text = _decode_line(raw)
+            if "\r" in text or "\ufeff" in text:
+                yield from _normalise_line_ends(text).split("\n")
+            else:
+                yield text
+
+
+def iter_pdn_file(path: str | Path) -> Iterator[PdnGame | NotationError]:
+    """The games of a PDN file, one at a time, with a located error for each part that does
+    not read; the memory used does not grow with the file (``MAX_GAME_CHARACTERS``)."""
+    yield from iter_pdn(_open_lines(path), source=str(path))
+
+
+def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame | NotationError]:
+    """Read PDN text given line by line, a game at a time.
+
+    The text is cut before a line of tag pairs that follows a line ending in a result
+    (outside comments): each part, one game or a few that lack their results, is read by
+    ``read_pdn``, so games and messages are those of reading the whole text at once.  A part
+    longer than ``MAX_GAME_CHARACTERS``, a tag value longer than ``MAX_TAG_VALUE`` or a comment
+    longer than ``MAX_COMMENT`` is a located error, and reading goes on after it.
+    """
+    part: list[str] = []
+    first_line = 1
+    size = 0
+    skipping: NotationError | None = None
+    depth = 0  # inside { comments } that run over lines
+    comment_start = (0, 0)
+    comment_length = 0
+    after_result = False
+    number = 0
+    for number, line in enumerate(lines, start=1):
+        is_tag = depth == 0 and line.lstrip().startswith("[")
+        if is_tag and after_result and (part or skipping is not None):
+            if skipping is not None:
+                yield skipping
+            else:
+                yield from _read_part(part, source, first_line)
+            part, size, skipping = [], 0, None
+        if not part and skipping is None:
+            first_line = number
+        if line.strip():
+            after_result = False
+        fault = None
+        if is_tag:
+            match = _TAG_VALUE.match(line)
+            if match and len(match.group(1)) > MAX_TAG_VALUE:
+                fault = (f"a tag value longer than {MAX_TAG_VALUE:,} characters", match.start(1))
+        else:
+            for column, character in enumerate(line, start=1):
+                if character == "{" and depth == 0:
+                    depth, comment_start, comment_length = 1, (number, column), 0
+                elif character == "}" and depth:
+                    depth = 0
+                elif depth:
+                    comment_length += 1
+                    if comment_length == MAX_COMMENT + 1:
+                        fault = (f"a comment longer than {MAX_COMMENT:,} characters", 0)
+            if depth:
+                comment_length += 1
+            if depth == 0 and _ENDS_WITH_RESULT.search(line.rstrip()):
+                after_result = True
+        size += len(line) + 1
+        if fault is None and size > MAX_GAME_CHARACTERS and skipping is None:
+            fault = (f"a game longer than {MAX_GAME_CHARACTERS:,} characters", 0)
+        if fault is not None and skipping is None:
+            message, column = fault
+            where_line = comment_start[0] if "comment" in message else number
+            where_column = comment_start[1] if "comment" in message else column or 1
+            skipping = NotationError(
+                f"{message}: this game is skipped",
+                source=source,
+                line=where_line if "comment" in message else first_line,
+                column=where_column if "comment" in message else 1,
+                expected="a shorter game; the rest of the file is read",
+            )
+            part = []
+        if skipping is None:
+            part.append(line)
+    if skipping is not None:
+        yield skipping
+    elif part and any(text.strip() for text in part):
+        yield from _read_part(part, source, first_line)
+    elif number == 0:
+        yield from _read_part([""], source, 1)
+
+
+def _read_part(part: list[str], source: str, first_line: int) -> Iterator[PdnGame | NotationError]:
+    games, errors = read_pdn("\n".join(part), source=source, first_line=first_line)
+    # in file order: an error before the games after it
+    items: list[PdnGame | NotationError] = [*games, *errors]
+    items.sort(key=lambda item: item.line or 0)
+    yield from items
 
 
 def _is_tag_line(line: str) -> bool:

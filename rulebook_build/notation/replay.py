@@ -111,7 +111,7 @@ _INTERNATIONAL_OPENINGS: Final = frozenset(
 """White's nine first moves from the International start (KNDB art. 3)."""
 
 
-def default_variant(games: Sequence[PdnGame]) -> Variant | None:
+def default_variant(games: Iterable[PdnGame]) -> Variant | None:
     """The variant of the games of one file that carry no ``GameType`` tag.
 
     PDN 3.0 says International.  Files of the 8x8 variants often leave the tag out too,
@@ -121,30 +121,42 @@ def default_variant(games: Sequence[PdnGame]) -> Variant | None:
     is 32 or less and which shows none of these is taken to be 8x8 draughts: None.
     A file without any square is International.
     """
-    if any(game.gametype_number is not None for game in games):
-        return INTERNATIONAL
     seen_square = False
     for game in games:
-        fen = game.fen
-        if fen is not None:
-            squares = _squares_of_fen(fen)
-            seen_square = seen_square or bool(squares)
-            if any(square > _LAST_SQUARE_8X8 for square in squares):
-                return INTERNATIONAL
-        moves = game.main_line()
-        if (
-            fen is None
-            and moves
-            and moves[0].is_numeric
-            and (moves[0].origin, moves[0].destination) in _INTERNATIONAL_OPENINGS
-        ):
+        if shows_10x10(game):
             return INTERNATIONAL
-        for move in game.moves.all_moves():
-            for square in move.squares:
-                seen_square = True
-                if isinstance(square, int) and square > _LAST_SQUARE_8X8:
-                    return INTERNATIONAL
+        seen_square = seen_square or has_square(game)
     return None if seen_square else INTERNATIONAL
+
+
+def shows_10x10(game: PdnGame) -> bool:
+    """Whether a game shows that its file is 10x10 (see ``default_variant``)."""
+    if game.gametype_number is not None:
+        return True
+    fen = game.fen
+    if fen is not None and any(square > _LAST_SQUARE_8X8 for square in _squares_of_fen(fen)):
+        return True
+    moves = game.main_line()
+    if (
+        fen is None
+        and moves
+        and moves[0].is_numeric
+        and (moves[0].origin, moves[0].destination) in _INTERNATIONAL_OPENINGS
+    ):
+        return True
+    return any(
+        isinstance(square, int) and square > _LAST_SQUARE_8X8
+        for move in game.moves.all_moves()
+        for square in move.squares
+    )
+
+
+def has_square(game: PdnGame) -> bool:
+    """Whether a game names any square (in its FEN tag or a move)."""
+    fen = game.fen
+    if fen is not None and _squares_of_fen(fen):
+        return True
+    return any(move.squares for move in game.moves.all_moves())
 
 
 def describe_gametype(game: PdnGame) -> str:
@@ -638,7 +650,8 @@ def _start_position(game: PdnGame, variant: Variant) -> tuple[Position, FenData 
 
 def _fen_location(game: PdnGame) -> tuple[int, int]:
     """Line and column of the FEN tag's value in the file, (0, 0) when unknown."""
-    for number in range(game.line, min(game.line + 40, len(game.source_lines) + 1)):
+    last = game.first_line + len(game.source_lines)
+    for number in range(game.line, min(game.line + 40, last)):
         text = game.source_line(number) or ""
         match = re.search(r'\[\s*FEN\s+"', text, flags=re.IGNORECASE)
         if match:
