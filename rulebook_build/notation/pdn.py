@@ -828,20 +828,30 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
             match = _TAG_VALUE.match(line)
             if match and len(match.group(1)) > MAX_TAG_VALUE:
                 fault = (f"a tag value longer than {MAX_TAG_VALUE:,} characters", match.start(1))
-        else:
-            for column, character in enumerate(line, start=1):
-                if character == "{" and depth == 0:
-                    depth, comment_start, comment_length = 1, (number, column), 0
-                elif character == "}" and depth:
+        # comments, strings and line comments as the grammar's tokens have them
+        index, length = 0, len(line)
+        while index < length:
+            character = line[index]
+            if depth:
+                if character == "}":
                     depth = 0
-                elif depth:
+                else:
                     comment_length += 1
                     if comment_length == MAX_COMMENT + 1:
                         fault = (f"a comment longer than {MAX_COMMENT:,} characters", 0)
-            if depth:
-                comment_length += 1
-            if depth == 0 and _ENDS_WITH_RESULT.search(line.rstrip()):
-                after_result = True
+            elif character == '"':  # a string: a tag value, or a setup's FEN
+                index += 1
+                while index < length and line[index] != '"':
+                    index += 2 if line[index] == "\\" else 1
+            elif character == "%":
+                break  # a line comment
+            elif character == "{":
+                depth, comment_start, comment_length = 1, (number, index + 1), 0
+            index += 1
+        if depth:
+            comment_length += 1
+        elif not is_tag and _ENDS_WITH_RESULT.search(line.rstrip()):
+            after_result = True
         size += len(line) + 1
         if fault is None and size > MAX_GAME_CHARACTERS and skipping is None:
             fault = (f"a game longer than {MAX_GAME_CHARACTERS:,} characters", 0)
