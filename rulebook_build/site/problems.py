@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import jinja2
+import markupsafe
+
 from rulebook_build.checker.judge import CRITERIA, problem_digest
 from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
@@ -153,8 +156,18 @@ def problem_page(title: str, file_name: str) -> str:
 
 def _label(lang: str, key: str) -> str:
     """The label of ``key`` in ``lang``; an unknown key (a status from a newer checker) is
-    shown escaped as it is."""
-    return LABELS.get(lang, LABELS["en"]).get(key, html.escape(key))
+    shown as it is (the templates escape it)."""
+    return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+_TEMPLATES: Final = jinja2.Environment(
+    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=False,
+)
+"""The problem pages' HTML: autoescaped, so a tag, comment or name from a PDN file is always
+text (a file composers submit is outside text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +280,7 @@ def render_problem(
             f"caption: {_label(lang, 'start')}",
         ]
     )
-    parts = ['<div class="rb-problem">', "<dl>"]
+    facts = []
     for key, tag in (
         ("composer", "Composer"),
         ("source", "Source"),
@@ -277,15 +290,26 @@ def render_problem(
         if value:
             if key == "stipulation":
                 value = STIPULATIONS.get(value.strip().lower(), {}).get(lang, value)
-            parts.append(f"<dt>{_label(lang, key)}</dt><dd>{html.escape(value)}</dd>")
-    parts.append(f"<dt>{_label(lang, 'variant')}</dt><dd>{_label(lang, problem.variant)}</dd></dl>")
-    parts.append(diagram(block))
-    parts.append(f'<h2 id="oplossing">{_label(lang, "solution")}</h2>')
+            facts.append((_label(lang, key), value))
+    facts.append((_label(lang, "variant"), _label(lang, problem.variant)))
     first_ply = 0 if replayed.main.start.white_to_move else 1
-    parts.append(f'<p class="rb-solution">{html.escape(_line_text(replayed.main, first_ply))}</p>')
-    parts.append(_verdict_html(problem, collection, lang=lang, where=where))
-    parts.append("</div>")
-    return "\n".join(parts)
+    return _TEMPLATES.get_template("problem.html").render(
+        facts=facts,
+        diagram=markupsafe.Markup(diagram(block)),  # our renderer's HTML
+        solution=_line_text(replayed.main, first_ply),
+        labels=_Labels(lang),
+        **_verdict(problem, collection, lang=lang, where=where),
+    )
+
+
+class _Labels:
+    """``labels.solution`` in a template: the label in the page's language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getattr__(self, key: str) -> str:
+        return _label(self.lang, key)
 
 
 def _detail(entry: dict[str, object], lang: str) -> str:
@@ -299,14 +323,14 @@ def _detail(entry: dict[str, object], lang: str) -> str:
     return str(entry.get("detail", ""))
 
 
-def _verdict_html(
+def _verdict(
     problem: _Problem, collection: ProblemCollection, *, lang: str, where: str
-) -> str:
+) -> dict[str, object]:
+    """What ``verdict.html`` shows: the grade, the winning keys, a row per criterion."""
     from rulebook_build.rules import find_variant
 
     digest = problem_digest(problem.game, find_variant(problem.variant))
     record = collection.verdicts().get(digest)
-    title = f'<h2 id="beoordeling">{_label(lang, "verdict")}</h2>'
     if record is None:
         raise SiteError(
             f"{problem.name} has no stored verdict for its current text: run "
@@ -314,26 +338,24 @@ def _verdict_html(
             source=where,
         )
     # the grade (correct, with remarks, incorrect, undecided); older records have a verdict only
-    verdict = str(record.get("grade", record.get("verdict")))
+    grade = str(record.get("grade", record.get("verdict")))
     winning_keys = record.get("winning_keys", [])
     keys = ", ".join(str(k) for k in winning_keys) if isinstance(winning_keys, list) else ""
-    rows = []
     criteria = record.get("criteria", {})
     assert isinstance(criteria, dict)
+    rows = []
     for name in CRITERIA:
         entry = criteria.get(name, {})
         status = str(entry.get("status", "undecided"))
         rows.append(
-            f'<tr class="rb-{status}"><td>{name}</td><td>{_label(lang, status)}</td>'
-            f"<td>{html.escape(_detail(entry, lang))}</td></tr>"
+            {
+                "name": name,
+                "status": status,
+                "label": _label(lang, status),
+                "detail": _detail(entry, lang),
+            }
         )
-    return (
-        f"{title}<p><strong>{_label(lang, 'overall')}: {_label(lang, verdict)}</strong>. "
-        f"{_label(lang, 'keys')}: {html.escape(keys) or '-'}.</p>"
-        f"<table><thead><tr><th>{_label(lang, 'criterion')}</th>"
-        f"<th>{_label(lang, 'status')}</th><th>{_label(lang, 'detail')}</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    return {"grade": _label(lang, grade), "keys": keys, "rows": rows}
 
 
 def render_index(text: str, *, lang: str, where: str, collection: ProblemCollection) -> str:
@@ -347,15 +369,15 @@ def render_index(text: str, *, lang: str, where: str, collection: ProblemCollect
         problem = collection.problem(name, where=where)
         if wanted and problem.variant != wanted:
             continue
-        title = problem.game.tag("Title") or name
         record = verdicts.get(problem_digest(problem.game, find_variant(problem.variant)))
         grade = str(record.get("grade", record["verdict"])) if record else "unchecked"
-        verdict = _label(lang, grade)
-        slug = name.removesuffix(".pdn")
         items.append(
-            f'<li><a href="{slug}/">{html.escape(title)}</a> '
-            f'<span class="rb-verdict">({html.escape(verdict)})</span></li>'
+            {
+                "slug": name.removesuffix(".pdn"),
+                "title": problem.game.tag("Title") or name,
+                "grade": _label(lang, grade),
+            }
         )
-    if not items:
-        return f"<p>{_label(lang, 'none')}</p>"
-    return '<ul class="rb-problem-index">' + "".join(items) + "</ul>"
+    return _TEMPLATES.get_template("problem_index.html").render(
+        items=items, empty=_label(lang, "none")
+    )
