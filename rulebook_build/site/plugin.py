@@ -25,6 +25,8 @@ per-page state for every page.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
 import os
@@ -385,8 +387,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         return output
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        """Point Material at our search worker and at this language's own index."""
-        output = _drop_alternate_links(output)
+        """Give the page its Content-Security-Policy; point Material at our search worker and
+        at this language's own index."""
+        output = content_security_policy(_drop_alternate_links(output))
         match = _CONFIG_SCRIPT.search(output)
         if match is None:
             return output
@@ -538,6 +541,56 @@ class MoveExtension(Extension):
 _ALTERNATE_LINK: Final = re.compile(
     r'\n?[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">'
 )
+
+
+_INLINE_SCRIPT: Final = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+_ARTICLE: Final = re.compile(r"<article\b.*?</article>", re.DOTALL)
+
+
+def content_security_policy(html: str) -> str:
+    """Give a page a Content-Security-Policy (a ``<meta>`` at the top of ``<head>``).
+
+    It permits what the site itself needs and nothing else:
+
+    * scripts from the site's own address, and the theme's few inline scripts by their
+      SHA-256 (those outside the page's ``<article>``, which the theme's template wrote; the
+      article, where a page's text goes, gets no script allowed), so a script that outside
+      text smuggled into a page would not run;
+    * styles from the site and inline (the theme and the diagrams set ``style``: CSS cannot run
+      code), images from the site and ``data:`` URLs;
+    * the search worker from the site (``worker-src 'self'``); no plugins (``object-src
+      'none'``), no ``<base>`` elsewhere, no form posting elsewhere, no requests to other hosts.
+    """
+    article = _ARTICLE.search(html)
+    outside = html if article is None else html[: article.start()] + html[article.end() :]
+    hashes = sorted(
+        {
+            "'sha256-"
+            + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+            + "'"
+            for script in _INLINE_SCRIPT.findall(outside)
+        }
+    )
+    policy = "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' " + " ".join(hashes) if hashes else "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            "font-src 'self' data:",
+            "worker-src 'self'",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+        ]
+    )
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    head = html.find("<head>")
+    if head < 0:
+        return html
+    at = head + len("<head>")
+    return html[:at] + meta + html[at:]
 
 
 def _drop_alternate_links(html: str) -> str:

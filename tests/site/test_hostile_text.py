@@ -163,3 +163,32 @@ def test_nothing_from_the_problem_runs_and_its_text_shows_literally(
             index = TAGS.index(tag)
             assert f"{tag} {ATTACKS[index % len(ATTACKS)]}" in text, tag
     context.close()
+
+
+def test_the_policy_allows_the_theme_scripts_by_hash_and_none_in_the_article(
+    browser: Any, server: str, hostile_site: Site
+) -> None:
+    """A script that got into a page's text would still not run: only the theme's inline
+    scripts (outside the article) are allowed, by their hashes."""
+    page_path = hostile_site.site / "en" / "problemen" / "international-99" / "index.html"
+    built = page_path.read_text(encoding="utf-8")
+    assert '<meta http-equiv="Content-Security-Policy"' in built
+    # smuggle a script into the article of the built page, as a flaw elsewhere might
+    smuggled = built.replace(
+        '<h2 id="oplossing">', "<script>window.pwned = 'smuggled'</script><h2 id=\"oplossing\">", 1
+    )
+    assert smuggled != built
+    page_path.with_name("smuggled.html").write_text(smuggled, encoding="utf-8")
+    context = browser.new_context()
+    page = context.new_page()
+    violations: list[str] = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    page.goto(f"{server}/en/problemen/international-99/smuggled.html")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.pwned === undefined")
+    assert violations  # refused, and said so
+    # the theme's own scripts ran: the palette script set its attribute on the body
+    assert page.evaluate("() => document.body.hasAttribute('data-md-color-scheme')")
+    context.close()
