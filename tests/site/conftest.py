@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,20 +142,24 @@ def tiny_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     return Site(root, site, result)
 
 
-@pytest.fixture(scope="session")
-def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The project's own docs, built by ``rulebook build --out``."""
-    out = tmp_path_factory.mktemp("real") / "site"
+def rulebook_build(root: Path, out: Path) -> Site:
+    """``rulebook build --out`` on the project at ``root``."""
     result = subprocess.run(
         [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)],
-        cwd=REPOSITORY,
+        cwd=root,
         capture_output=True,
         text=True,
         env=environment(),
         check=False,
         timeout=300,
     )
-    return Site(REPOSITORY, out, result)
+    return Site(root, out, result)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The project's own docs, built by ``rulebook build --out``."""
+    return rulebook_build(REPOSITORY, tmp_path_factory.mktemp("real") / "site")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -161,3 +167,25 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "site_build: builds the project's real site (a few seconds; runs by default)"
     )
     config.addinivalue_line("markers", "browser: drives Debian's Chromium through Playwright")
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (never Playwright's own browser downloads)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()

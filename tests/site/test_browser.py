@@ -10,7 +10,6 @@ import functools
 import http.server
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,18 +18,7 @@ from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import replay
 from rulebook_build.rules import Position
 
-from .conftest import REPOSITORY, Site
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from .conftest import CHROMIUM, REPOSITORY, Site
 
 pytestmark = [
     pytest.mark.browser,
@@ -68,14 +56,6 @@ def server(tiny_site: Site) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def real_server(real_site: Site) -> Iterator[str]:
     yield from serve(real_site)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 class Console:

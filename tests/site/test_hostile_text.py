@@ -11,8 +11,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,8 @@ from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
 
-from .conftest import REPOSITORY, Site, environment
-from .test_browser import ARGS, CHROMIUM, playwright_api, serve
+from .conftest import CHROMIUM, REPOSITORY, Site, rulebook_build
+from .test_browser import serve
 
 pytestmark = [
     pytest.mark.browser,
@@ -93,30 +91,12 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     assert judgement.grade == "correct"
     with (root / "problems" / "verdicts.jsonl").open("a", encoding="utf-8") as stream:
         stream.write(json.dumps(judgement.as_json()) + "\n")
-    out = root / "site"
-    result = subprocess.run(
-        [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=environment(),
-        check=False,
-        timeout=300,
-    )
-    return Site(root, out, result)
+    return rulebook_build(root, root / "site")
 
 
 @pytest.fixture(scope="module")
 def server(hostile_site: Site) -> Iterator[str]:
     yield from serve(hostile_site)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 PAGES = [
