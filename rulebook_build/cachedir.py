@@ -33,18 +33,23 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("rulebook_build", appauthor=False))
 
 
+def lock_file(folder: Path) -> Path:
+    return folder.with_name(folder.name + ".lock")
+
+
 @contextlib.contextmanager
 def exclusive(folder: Path) -> Iterator[None]:
-    """Hold the lock of ``folder`` (a ``.lock`` file in it): one process at a time builds there.
-    Without POSIX locks (Windows) or a writable folder, nothing is locked."""
+    """Hold the lock of ``folder`` (the file ``<folder>.lock`` beside it, so that the folder
+    holds nothing but what is built there): one process at a time builds there.  Without POSIX
+    locks (Windows) or a writable cache, nothing is locked."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(lock_file(folder), os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
         yield
         return

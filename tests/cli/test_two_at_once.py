@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulebook_build.cachedir import exclusive
+from rulebook_build.cachedir import exclusive, lock_file
 
 PROBLEM = """[Event "two at once"]
 [SetUp "1"]
@@ -59,7 +59,8 @@ def test_a_folder_lock_keeps_a_second_process_out_until_it_is_released(tmp_path:
         "except BlockingIOError:\n"
         "    raise SystemExit(3)\n"
     )
-    lock = str(tmp_path / ".lock")
-    with exclusive(tmp_path):
+    folder = tmp_path / "tables"
+    lock = str(lock_file(folder))
+    with exclusive(folder):
         assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 3
     assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 0
