@@ -600,11 +600,14 @@ def _decode_line(line: bytes) -> str:
         return line.decode("cp1252", errors="replace")
 
 
+_LEADING_BOM: Final = re.compile("(^|\n)\ufeff+")
+
+
 def _normalise_line_ends(text: str) -> str:
-    if "\ufeff" in text:  # byte-order marks, also of files pasted together
-        text = text.replace("\ufeff", "")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\ufeff" in text:  # byte-order marks at the start of lines (files pasted together)
+        text = _LEADING_BOM.sub(r"\1", text)
     return text
 
 
