@@ -265,6 +265,10 @@ class _Turn:
     chosen: Move
     winners: list[Move]
     open: list[tuple[Move, Node]] = field(default_factory=list)
+    kinds: dict[Move, DualKind] = field(default_factory=dict)
+    """The kind of each winning move but the chosen one, worked out once."""
+    dual: Dual | None = None
+    """The dual this turn shows (more than one winning move), kept up to date by ``_win``."""
 
 
 @dataclass(slots=True)
@@ -314,26 +318,26 @@ class SolutionWalker:
                 if verdict != "undecided":
                     turn.open.remove((move, child))
                     if verdict == "proved":
-                        turn.winners.append(move)
+                        self._win(turn, move)
                     self._collect()
+
+    def _win(self, turn: _Turn, move: Move) -> None:
+        """Record a winning move of a turn, with its kind."""
+        turn.winners.append(move)
+        if move == turn.chosen:
+            return
+        turn.kinds[move] = self._kind(turn.position, move, turn.chosen, turn.context)
+        others = [m for m in turn.winners if m != turn.chosen]
+        turn.dual = Dual(
+            after=turn.line,
+            moves=tuple(move_notation(turn.position, m) for m in (turn.chosen, *others)),
+            kind=min(turn.kinds.values(), key=DUAL_KINDS.index),
+            on_main=turn.context == "main",
+        )
 
     def _collect(self) -> None:
         """The duals and the open count, from the turns walked so far."""
-        duals = []
-        for turn in self._turns:
-            others = [move for move in turn.winners if move != turn.chosen]
-            if not others:
-                continue
-            kinds = [self._kind(turn.position, m, turn.chosen, turn.context) for m in others]
-            duals.append(
-                Dual(
-                    after=turn.line,
-                    moves=tuple(move_notation(turn.position, m) for m in (turn.chosen, *others)),
-                    kind=min(kinds, key=DUAL_KINDS.index),
-                    on_main=turn.context == "main",
-                )
-            )
-        self.result.duals = duals
+        self.result.duals = [turn.dual for turn in self._turns if turn.dual is not None]
         self.result.open_moves = sum(len(turn.open) for turn in self._turns)
 
     def _out_of_time(self) -> bool:
@@ -410,7 +414,9 @@ class SolutionWalker:
                 self.result.undecided += len(open_moves)
             return
         chosen_move, chosen_child = next(((m, c) for m, c in winners if m == expected), winners[0])
-        turn = _Turn(position, line, context, chosen_move, [m for m, _c in winners])
+        turn = _Turn(position, line, context, chosen_move, [])
+        for move, _child in winners:
+            self._win(turn, move)
         for move, child in open_moves:
             # an open move matters only where its win would be a fault or a remark
             if self.counted and self._kind(position, move, chosen_move, context) in (
