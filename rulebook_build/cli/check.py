@@ -15,16 +15,20 @@ report (the JSON always has them all, in ``duals``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
@@ -62,6 +66,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="list every dual in the report, not only the three criterion C shows",
     )
     add_cache_argument(parser)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="judge N problems at once, each in its own process (default 1); the output keeps "
+        "the input's order",
+    )
     parser.add_argument(
         "--win-only",
         action="store_true",
@@ -111,55 +123,108 @@ def _tables(
     return cache[variant.name]
 
 
-def run(args: argparse.Namespace) -> int:
-    use_cache_argument(args)
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """One problem to judge, with what the judgement needs (picklable for ``--jobs``)."""
+
+    game: PdnGame
+    variant: str
+    seconds: float
+    full: bool
+    tables: bool
+    compiled: bool
+
+
+def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
+    """What the command does, in input order: a message for standard error, or a problem to
+    judge; and the exit status the input errors give."""
     files, input_errors = _files(args.files)
-    for message in input_errors:
-        print(message, file=sys.stderr)
+    steps: list[str | _Task] = list(input_errors)
     status = 2 if input_errors else 0
-    any_unsound = False
-    tables_cache: dict[str, CheckerTables] = {}
-    progress = None if args.json or not sys.stderr.isatty() else _progress
     for path in files:
         try:
             games, errors = read_pdn_file(path)
         except RulebookError as error:
-            print(str(error), file=sys.stderr)
+            steps.append(str(error))
             status = 2
             continue
         for problem in errors:
-            print(str(problem), file=sys.stderr)
+            steps.append(str(problem))
             status = 2
         for game in games:
             if not game.is_problem:
                 continue
             variant = find_variant(args.variant) if args.variant else game_variant(game)
             if variant is None:
-                print(
+                steps.append(
                     f"{game.source}:{game.line}: not judged: GameType {game.gametype!r} is "
-                    "not International (20) or Frisian (40)",
-                    file=sys.stderr,
+                    "not International (20) or Frisian (40)"
                 )
                 status = 2
                 continue
             try:
-                position = start_position(game, variant)
+                start_position(game, variant)
             except RulebookError as error:
-                print(str(error), file=sys.stderr)
+                steps.append(str(error))
                 status = 2
                 continue
-            tables = _tables(variant, tables_cache, not args.no_tables)
-            judge = Judge(
-                variant,
-                tables=tables,
-                progress=progress,
-                prover=None if tables is None or args.python_only else tables.prover(),
+            steps.append(
+                _Task(
+                    game,
+                    variant.name,
+                    args.time_limit,
+                    not args.win_only,
+                    not args.no_tables,
+                    not args.python_only,
+                )
             )
-            started = time.perf_counter()
-            judgement = judge.judge(game, position, seconds=args.time_limit, full=not args.win_only)
+    return steps, status
+
+
+_WORKER_TABLES: dict[str, CheckerTables] = {}
+
+
+def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgement:
+    """Judge one problem (in this process or a worker of ``--jobs``)."""
+    variant = find_variant(task.variant)
+    position = start_position(task.game, variant)
+    tables = _tables(variant, _WORKER_TABLES, task.tables)
+    judge = Judge(
+        variant,
+        tables=tables,
+        progress=progress,
+        prover=tables.prover() if tables is not None and task.compiled else None,
+    )
+    started = time.perf_counter()
+    judgement = judge.judge(task.game, position, seconds=task.seconds, full=task.full)
+    judgement.seconds = time.perf_counter() - started
+    return judgement
+
+
+def run(args: argparse.Namespace) -> int:
+    use_cache_argument(args)
+    if args.jobs < 1:
+        raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
+    steps, status = _problems(args)
+    tasks = [step for step in steps if isinstance(step, _Task)]
+    for task in tasks:  # every table is built before any clock starts, here, once
+        _tables(find_variant(task.variant), _WORKER_TABLES, task.tables)
+    jobs = min(args.jobs, max(1, len(tasks)))
+    progress = None if args.json or jobs > 1 or not sys.stderr.isatty() else _progress
+    any_unsound = False
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            judged: Iterator[Judgement] = pool.map(_judge, tasks)
+        else:
+            judged = (_judge(task, progress) for task in tasks)
+        for step in steps:
+            if isinstance(step, str):
+                print(step, file=sys.stderr)
+                continue
+            judgement = next(judged)
             if progress is not None:
                 print("\r\033[K", end="", file=sys.stderr)
-            judgement.seconds = time.perf_counter() - started
             any_unsound |= judgement.verdict != "sound"
             if args.json:
                 print(json.dumps(judgement.as_json()), flush=True)

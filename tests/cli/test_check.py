@@ -108,3 +108,26 @@ def test_duals_adds_every_dual_to_the_report_with_its_kind(
     # the dual that G reports is among them
     g = next(line for line in head.splitlines() if line.startswith("  FAIL G "))
     assert "after 15-10 31-36: 10-4 / 10-5 all win" in g
+
+
+def test_jobs_judges_in_parallel_and_prints_in_input_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    problems = Path(__file__).resolve().parents[2] / "problems"
+    files = [str(path) for path in sorted(problems.glob("*.pdn"))[:8]]
+
+    def records(jobs: str) -> list[dict[str, object]]:
+        assert main(["check", "--json", "--time-limit", "20", "--jobs", jobs, *files]) == 0
+        found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for record in found:
+            del record["seconds"], record["nodes"]  # the only fields that may differ
+        return found
+
+    alone, together = records("1"), records("2")
+    assert [r["source"] for r in together] == [f"{f}:1" for f in files]  # input order
+    assert together == alone
+
+
+def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--jobs", "0", "problems"]) == 2
+    assert "--jobs must be 1 or more, not 0" in capsys.readouterr().err
