@@ -81,6 +81,7 @@ import contextlib
 import hashlib
 import mmap
 import os
+import re
 import shutil
 import sys
 import time
@@ -378,6 +379,15 @@ def _material_name(material: Material) -> str:
     return f"m{a}k{b}-m{c}k{d}"
 
 
+def _material_of_name(name: str) -> Material | None:
+    """``"m1k0-m0k2"`` -> ``(1, 0, 0, 2)``; None for any other name."""
+    match = re.fullmatch(r"m(\d)k(\d)-m(\d)k(\d)", name)
+    if match is None:
+        return None
+    a, b, c, d = (int(group) for group in match.groups())
+    return (a, b, c, d)
+
+
 # --------------------------------------------------------------------------- the tables
 class EndgameTables:
     """Exact values of every position with at most ``max_pieces`` pieces, built on first use.
@@ -672,6 +682,34 @@ class EndgameTables:
         if sys.byteorder == "big":
             table.byteswap()
         return table
+
+    def fields_of(self, name: str) -> dict[str, object]:
+        """What the table file called ``<name>.bin`` must say of itself."""
+        material = _material_of_name(name)
+        if material is None:
+            raise RulebookError(f"{name}: not a table's name", source=str(self.folder()))
+        return self._fields(material)
+
+    def install_from(self, folder: Path) -> tuple[list[Path], list[str]]:
+        """Copy into the cache every table of ``folder`` that is a table of these rules and
+        kind and passes its checksum; the files installed, and what was refused and why."""
+        installed: list[Path] = []
+        refused: list[str] = []
+        for source in sorted(folder.glob("*.bin")):
+            material = _material_of_name(source.stem)
+            if material is None:
+                refused.append(f"{source}: not a table's name")
+                continue
+            target = self._path(material)
+            try:
+                tablefile.copy_verified(source, target, self._fields(material))
+            except tablefile.DamagedTable as refusal:
+                refused.append(str(refusal))
+            except OSError as error:
+                refused.append(f"{source}: {error.strerror or error}")
+            else:
+                installed.append(target)
+        return installed, refused
 
     def verify_files(self, *, always: bool = False) -> list[str]:
         """Check the checksum of every table file in this kind's folder (a large file with a

@@ -142,3 +142,28 @@ def set_aside(path: Path, reason: str) -> None:
         log.warning("damaged endgame table refused: %s; moved aside to %s", reason, target.name)
     except OSError:
         log.warning("damaged endgame table refused: %s (could not move it aside)", reason)
+
+
+def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None:
+    """Copy the table ``source`` to ``target`` (whole or not at all) if its header says
+    ``fields`` and its values match its checksum; ``DamagedTable`` says why not otherwise."""
+    with source.open("rb") as stream:
+        found = read_header(stream)
+        if found is None:
+            raise DamagedTable(f"{source}: not an endgame table")
+        header, offset = found
+        checksum = header.pop("checksum", None)
+        if header != fields or not isinstance(checksum, str):
+            raise DamagedTable(f"{source}: a table of other rules or another format")
+        check(source, stream, offset, checksum, always=True)
+        stream.seek(0)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                for chunk in _chunks(stream):
+                    out.write(chunk)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise

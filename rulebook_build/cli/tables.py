@@ -1,6 +1,7 @@
 """``rulebook tables``: build the endgame tables the checker uses as exact leaves, once.
 
-    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list] [--verify] [--cache-dir DIR]
+    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list] [--verify] [--export DIR]
+                    [--install DIR] [--cache-dir DIR]
 
 ``rulebook check`` builds the small tables by itself on first use: for International every
 class of up to 4 pieces with the compiled builder (``checker/native.py``, about 25 s; it needs
@@ -38,9 +39,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import native
+from rulebook_build.checker import native, tablefile
 from rulebook_build.checker.endgame import (
     CACHED_RULES_PIECES,
     SLICED_PAIRS,
@@ -82,6 +84,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
+    )
+    parser.add_argument(
+        "--export",
+        metavar="DIR",
+        help="copy the cached tables of the variant (both kinds) into DIR, to hand to others",
+    )
+    parser.add_argument(
+        "--install",
+        metavar="DIR",
+        help="copy the tables of DIR (from --export) into the cache, each one checked against "
+        "its checksum and the rules it was built for; the others are refused and named",
     )
     parser.add_argument(
         "--verify",
@@ -141,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
     classes = tables.material_classes()
     if args.verify:
         return _verify(kinds, classes)
+    if args.export:
+        return _export(kinds, Path(args.export))
+    if args.install:
+        return _install(kinds, Path(args.install))
     sliced = list(SLICED_PAIRS) if args.pieces == 6 else []
     counted = kinds[1]
     if args.list:
@@ -206,6 +223,52 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _export(kinds: list[EndgameTables], target: Path) -> int:
+    """``--export DIR``: every cached table of both kinds into ``DIR/<folder>/``, checked
+    first (a damaged one is not handed on)."""
+    faults = 0
+    for kind in kinds:
+        for problem in kind.verify_files(always=True):
+            print(f"damaged, not exported: {problem}", file=sys.stderr)
+            faults += 1
+        folder = kind.folder()
+        files = sorted(folder.glob("*.bin"))
+        destination = target / folder.name
+        for path in files:
+            try:
+                tablefile.copy_verified(path, destination / path.name, kind.fields_of(path.stem))
+            except tablefile.DamagedTable as damage:
+                print(f"damaged, not exported: {damage}", file=sys.stderr)
+                faults += 1
+        print(f"{kind.semantics}: {len(files)} tables into {destination}", flush=True)
+    return 1 if faults else 0
+
+
+def _install(kinds: list[EndgameTables], source: Path) -> int:
+    """``--install DIR``: the tables of ``DIR/<folder>/`` (as ``--export`` wrote them) into the
+    cache, each checked; exit 1 if any was refused, 2 if none was found."""
+    if not source.is_dir():
+        raise RulebookError("no such folder", source=str(source))
+    found = refused = 0
+    for kind in kinds:
+        folder = source / kind.folder().name
+        if not folder.is_dir():
+            continue
+        installed, problems = kind.install_from(folder)
+        found += len(installed) + len(problems)
+        refused += len(problems)
+        for problem in problems:
+            print(f"refused: {problem}", file=sys.stderr)
+        print(f"{kind.semantics}: {len(installed)} tables installed into {kind.folder()}")
+    if not found:
+        raise RulebookError(
+            f"no tables of these rules here (looked for {kinds[0].folder().name}/ and "
+            f"{kinds[1].folder().name}/): built by another version of the rules?",
+            source=str(source),
+        )
+    return 1 if refused else 0
 
 
 def _verify(kinds: list[EndgameTables], classes: list[Material]) -> int:

@@ -105,3 +105,31 @@ def test_verify_passes_on_built_tables_and_fails_on_a_broken_one(
     assert main([*arguments, "--verify"]) == 1
     assert f"damaged: {path}" in capsys.readouterr().err
     assert not path.exists()
+
+
+def test_export_then_install_elsewhere_checks_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    federation, composer, shipped = tmp_path / "built", tmp_path / "mine", tmp_path / "shipped"
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", federation)
+    assert main(["tables", "--pieces", "2"]) == 0
+    assert main(["tables", "--pieces", "2", "--export", str(shipped)]) == 0
+    exported = sorted(shipped.rglob("*.bin"))
+    assert len(exported) == 8  # four classes, pure and with count rules
+
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", composer)
+    flip = exported[0]
+    data = bytearray(flip.read_bytes())
+    data[-1] ^= 0x01  # damaged on the way
+    flip.write_bytes(bytes(data))
+    capsys.readouterr()
+    assert main(["tables", "--pieces", "2", "--install", str(shipped)]) == 1
+    err = capsys.readouterr().err
+    assert f"refused: {flip}: its values do not match its checksum" in err
+    installed = sorted(p.name for p in composer.rglob("*.bin"))
+    assert len(installed) == 7 and flip.name in installed  # its twin of the other kind came
+    assert main(["tables", "--pieces", "2", "--verify"]) == 0  # what was installed is sound
+
+    # tables of other rules (here: none of this variant) are not installed
+    assert main(["tables", "--variant", "frisian", "--pieces", "2", "--install", str(shipped)]) == 2
+    assert "no tables of these rules here" in capsys.readouterr().err
