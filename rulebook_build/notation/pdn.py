@@ -810,12 +810,14 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
     size = 0
     skipping: NotationError | None = None
     depth = 0  # inside { comments } that run over lines
+    in_string = False  # inside a "string" that runs over lines
+    in_setup = False  # inside a /setup command/ that runs over lines
     comment_start = (0, 0)
     comment_length = 0
     after_result = False
     number = 0
     for number, line in enumerate(lines, start=1):
-        is_tag = depth == 0 and line.lstrip().startswith("[")
+        is_tag = depth == 0 and not (in_string or in_setup) and line.lstrip().startswith("[")
         if is_tag and after_result and (part or skipping is not None):
             if skipping is not None:
                 yield skipping
@@ -835,7 +837,14 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
         index, length = 0, len(line)
         while index < length:
             character = line[index]
-            if depth:
+            if in_string:  # a string runs on over lines until its closing quote
+                if character == "\\":
+                    index += 1
+                elif character == '"':
+                    in_string = False
+            elif in_setup:  # so does a /setup command/
+                in_setup = character != "/"
+            elif depth:
                 if character == "}":
                     depth = 0
                 else:
@@ -843,9 +852,9 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
                     if comment_length == MAX_COMMENT + 1:
                         fault = (f"a comment longer than {MAX_COMMENT:,} characters", 0)
             elif character == '"':  # a string: a tag value, or a setup's FEN
-                index += 1
-                while index < length and line[index] != '"':
-                    index += 2 if line[index] == "\\" else 1
+                in_string = True
+            elif character == "/" and not _in_draw_result(line, index):
+                in_setup = True
             elif character == "%":
                 break  # a line comment
             elif character == "{":
@@ -853,7 +862,7 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
             index += 1
         if depth:
             comment_length += 1
-        elif not is_tag and _ENDS_WITH_RESULT.search(line.rstrip()):
+        elif not (in_string or in_setup or is_tag) and _ENDS_WITH_RESULT.search(line.rstrip()):
             after_result = True
         size += len(line) + 1
         if fault is None and size > MAX_GAME_CHARACTERS and skipping is None:
@@ -878,6 +887,13 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
         yield from _read_part(part, source, first_line)
     elif number == 0:
         yield from _read_part([""], source, 1)
+
+
+def _in_draw_result(line: str, index: int) -> bool:
+    """Whether the ``/`` at ``index`` belongs to the result ``1/2-1/2`` (not a setup)."""
+    return line[max(0, index - 1) : index + 6] == "1/2-1/2" or (
+        line[max(0, index - 5) : index + 2] == "1/2-1/2"
+    )
 
 
 def _read_part(part: list[str], source: str, first_line: int) -> Iterator[PdnGame | NotationError]:
