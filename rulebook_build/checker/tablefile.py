@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -61,18 +62,24 @@ def header_line(fields: dict[str, object], checksum: str) -> bytes:
     return MAGIC + json.dumps({**fields, "checksum": checksum}, sort_keys=True).encode() + b"\n"
 
 
-def write(path: Path, fields: dict[str, object], values: bytes) -> None:
-    """Write a table whole or not at all (a temporary file renamed into place)."""
+def _write_whole(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` as the file ``path``, whole or not at all: into a temporary file beside
+    it, renamed into place at the end."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(header_line(fields, digest_of([values])))
-            stream.write(values)
+            for chunk in chunks:
+                stream.write(chunk)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write(path: Path, fields: dict[str, object], values: bytes) -> None:
+    """Write a table whole or not at all."""
+    _write_whole(path, [header_line(fields, digest_of([values])), values])
 
 
 def install(body: Path, path: Path, fields: dict[str, object]) -> None:
@@ -80,16 +87,8 @@ def install(body: Path, path: Path, fields: dict[str, object]) -> None:
     holding it in memory: hash it, then copy it behind its header."""
     with body.open("rb") as source:
         checksum = digest_of(_chunks(source))
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream, body.open("rb") as source:
-            stream.write(header_line(fields, checksum))
-            for chunk in _chunks(source):
-                stream.write(chunk)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with body.open("rb") as source:
+        _write_whole(path, itertools.chain([header_line(fields, checksum)], _chunks(source)))
 
 
 def read_header(stream: BinaryIO) -> tuple[dict[str, object], int] | None:
@@ -157,13 +156,4 @@ def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None
             raise DamagedTable(f"{source}: a table of other rules or another format")
         check(source, stream, offset, checksum, always=True)
         stream.seek(0)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                for chunk in _chunks(stream):
-                    out.write(chunk)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        _write_whole(target, _chunks(stream))
