@@ -653,13 +653,10 @@ class EndgameTables:
         size = self._layout(material).size
         try:
             with path.open("rb") as stream:
-                found = tablefile.read_header(stream)
+                found = tablefile.expect(stream, self._fields(material))
                 if found is None:
                     return None
-                fields, offset = found
-                checksum = fields.pop("checksum", None)
-                if fields != self._fields(material) or not isinstance(checksum, str):
-                    return None
+                offset, checksum = found
                 length = os.fstat(stream.fileno()).st_size - offset
                 if length != 2 * size:
                     tablefile.set_aside(path, f"{path}: {length} bytes of values, not {2 * size}")
@@ -717,19 +714,17 @@ class EndgameTables:
         named in the list returned."""
         problems = []
         for path in sorted(self.folder().glob("*.bin")):
+            material = _material_of_name(path.stem)  # the programs read a class by its name
             try:
                 with path.open("rb") as stream:
-                    found = tablefile.read_header(stream)
-                    fields, offset = found if found is not None else ({}, 0)
-                    checksum = fields.pop("checksum", None)
-                    material = fields.get("material")
-                    expected = (
-                        self._fields(tuple(material))
-                        if isinstance(material, list) and len(material) == 4
-                        else None
+                    found = (
+                        None
+                        if material is None
+                        else tablefile.expect(stream, self._fields(material))
                     )
-                    if expected is None or fields != expected or not isinstance(checksum, str):
+                    if found is None:
                         raise tablefile.DamagedTable(f"{path}: not a table of these rules")
+                    offset, checksum = found
                     tablefile.check(path, stream, offset, checksum, always=always)
             except tablefile.DamagedTable as damage:
                 tablefile.set_aside(path, str(damage))

@@ -176,18 +176,12 @@ class Judge:
 
         problem = Problem(self.variant, position, replayed, search, root, clock, judgement, keys)
         walker = None
-        if judgement.white_wins == "proved":
+        if judgement.white_wins == "proved" and replayed is not None:
             self._say("C: walking the solution tree")
-            main = replayed.main if replayed is not None else None
-            walker = SolutionWalker(
-                self.variant,
-                search,
-                published_states(position, main) if main is not None else frozenset(),
-                clock,
-            )
-            if main is not None:
-                problem.walk = walker.walk(root, position, main)
-                walker.settle(time.perf_counter() + clock.share(SETTLE_SHARE))
+            main = replayed.main
+            walker = SolutionWalker(self.variant, search, published_states(position, main), clock)
+            problem.walk = walker.walk(root, position, main)
+            walker.settle(time.perf_counter() + clock.share(SETTLE_SHARE))
         judgement.cooks = find_cooks(problem)
         judgement.criteria["C"] = criterion_c(problem)
         self._say("D: removing each man")
@@ -197,7 +191,7 @@ class Judge:
         judgement.criteria["G"] = criterion_g(problem)
         judgement.proof_line = self._proof_line(search, root, position, replayed)
         judgement.verdict = verdict_of(judgement)
-        if walker is not None and problem.walk is not None and judgement.verdict != "undecided":
+        if walker is not None and judgement.verdict != "undecided":
             # the lines where Black left the solution by choice: information only
             walker.walk_deviations(time.perf_counter() + clock.share(DEVIATION_SHARE))
         if problem.walk is not None:

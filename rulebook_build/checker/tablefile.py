@@ -105,6 +105,19 @@ def read_header(stream: BinaryIO) -> tuple[dict[str, object], int] | None:
     return fields, len(MAGIC) + len(line)
 
 
+def expect(stream: BinaryIO, fields: dict[str, object]) -> tuple[int, str] | None:
+    """The offset of the values and the checksum of an open table file whose header says
+    ``fields``; None when the file is no table of these (another format, rules or class)."""
+    found = read_header(stream)
+    if found is None:
+        return None
+    header, offset = found
+    checksum = header.pop("checksum", None)
+    if header != fields or not isinstance(checksum, str):
+        return None
+    return offset, checksum
+
+
 def _identity(path: Path) -> dict[str, int]:
     status = path.stat()
     return {"size": status.st_size, "inode": status.st_ino, "mtime_ns": status.st_mtime_ns}
@@ -147,13 +160,10 @@ def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None
     """Copy the table ``source`` to ``target`` (whole or not at all) if its header says
     ``fields`` and its values match its checksum; ``DamagedTable`` says why not otherwise."""
     with source.open("rb") as stream:
-        found = read_header(stream)
+        found = expect(stream, fields)
         if found is None:
-            raise DamagedTable(f"{source}: not an endgame table")
-        header, offset = found
-        checksum = header.pop("checksum", None)
-        if header != fields or not isinstance(checksum, str):
-            raise DamagedTable(f"{source}: a table of other rules or another format")
+            raise DamagedTable(f"{source}: not a table of these rules")
+        offset, checksum = found
         check(source, stream, offset, checksum, always=True)
         stream.seek(0)
         _write_whole(target, _chunks(stream))
