@@ -46,12 +46,13 @@ from rulebook_build.rules import Move, Position, Variant, find_variant
 from rulebook_build.rules.board import column_of, row_of, square_at
 from rulebook_build.rules.position import to_move
 
-EVENT = "rulebook_build problems"
+EVENT = "Examples"
 DATE = "2026.11.23"
-SOURCE = "rulebook_build problems 2026"
-COMPOSER = "rulebook_build team"
+# honest credit: a program searched these positions and people chose them; they are teaching
+# examples of the site, not a composer's work, so no Composer tag names anyone
+SOURCE = "Composed for this site as an example"
 STIPULATION = "White to play and win"
-PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
+PROBLEMS = Path(__file__).resolve().parents[1] / "problems" / "examples"
 
 QUICK_SECONDS = 0.05  # the proof search must win the start position this fast
 TRY_SECONDS = (0.1, 0.8)  # each White move of the tree: proved or refuted in these steps
@@ -224,7 +225,6 @@ def pdn_text(variant: Variant, position: Position, solution: WhiteTurn, title: s
         ("SetUp", "1"),
         ("FEN", format_fen(position)),
         ("GameType", str(variant.gametype)),
-        ("Composer", COMPOSER),
         ("Title", title),
         ("Stipulation", STIPULATION),
         ("Source", SOURCE),

@@ -61,6 +61,9 @@ class SolutionCheck:
     key: str | None
     key_wins: bool | None
     error: str | None
+    refutation: tuple[str, ...] = ()
+    """When the composer's solution fails: the line from the start to Black's refutation
+    (the solution as published up to there, then Black's better reply)."""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -68,6 +71,7 @@ class SolutionCheck:
             "key": self.key,
             "key_wins": self.key_wins,
             "error": self.error,
+            "refutation": " ".join(self.refutation) or None,
         }
 
 
@@ -82,6 +86,20 @@ class Cook:
 
     def as_json(self) -> dict[str, object]:
         return {"key": self.key, "line": " ".join(self.line), "combination": self.combination}
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    """A first move that looks like a solution and fails: White sacrifices (Black must
+    capture), White captures back, and Black refutes.  ``line`` runs from the key through the
+    forced moves to Black's refuting reply, ``refutation``."""
+
+    key: str
+    line: tuple[str, ...]
+    refutation: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"key": self.key, "line": " ".join(self.line), "refutation": self.refutation}
 
 
 @dataclass(slots=True)
@@ -103,6 +121,8 @@ class Judgement:
     """Every White turn of the walk with more than one winning move, each with its kind and
     level (criterion C shows the faults and remarks)."""
     cooks: list[Cook] = field(default_factory=list)
+    tries: list[Try] = field(default_factory=list)
+    """False solutions, information for the reader (never a fault)."""
 
     @property
     def grade(self) -> Grade:
@@ -147,6 +167,7 @@ class Judgement:
             "digest": self.digest,
             "cooks": [cook.as_json() for cook in self.cooks],
             "duals": [dual.as_json() for dual in self.duals],
+            "tries": [found.as_json() for found in self.tries],
         }
 
 

@@ -33,6 +33,7 @@ from rulebook_build.checker.grade import (
     Criterion,
     Judgement,
     SolutionCheck,
+    Try,
     verdict_of,
 )
 from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
@@ -65,6 +66,11 @@ WRAP_UP_SHARE = 0.02
 DEVIATION_SHARE = 0.1
 # The part of the time left that the moves the walk left open share (criteria C and G).
 SETTLE_SHARE = 0.5
+# False solutions (tries) shown to the reader: at most TRIES, each line at most TRY_PLIES,
+# all of them within TRY_SHARE of the time left once the grade is settled.
+TRIES = 3
+TRY_PLIES = 12
+TRY_SHARE = 0.1
 
 
 def problem_digest(game: PdnGame, variant: Variant) -> str:
@@ -92,6 +98,7 @@ class Judge:
         self.progress = progress
         self.prover = prover
         self.alternative_seconds: float | None = None
+        self._judgement: Judgement | None = None  # the one under way
         # criterion D's smaller problems, kept from round to round of one judgement
         self._idle = IdleMen(self._new_search)
 
@@ -124,6 +131,7 @@ class Judge:
             fen=format_fen(position),
             digest=problem_digest(game, self.variant),
         )
+        self._judgement = judgement
         search = self._new_search()
         root = root_node(self.variant, position.state())
         self._idle = IdleMen(self._new_search)
@@ -194,6 +202,8 @@ class Judge:
         if walker is not None and judgement.verdict != "undecided":
             # the lines where Black left the solution by choice: information only
             walker.walk_deviations(time.perf_counter() + clock.share(DEVIATION_SHARE))
+        if judgement.verdict != "undecided":
+            judgement.tries = self._tries(search, root, position, keys, clock)
         if problem.walk is not None:
             judgement.duals = [dual for dual in problem.walk.duals if dual.after]
 
@@ -358,6 +368,7 @@ class Judge:
                 refutation = self._refutation(search, node, steps[white_at].after, clock)
                 if refutation is None:
                     break
+                self._refuted_line(steps, white_at, refutation)
                 return (
                     f"{said}; Black refutes with {refutation}{self._after(steps, index, white_at)}"
                     f" (the solution plays {reply.notation})"
@@ -370,7 +381,58 @@ class Judge:
         refutation = self._refutation(search, node, steps[white_at].after, clock)
         if refutation is None:
             return said
+        self._refuted_line(steps, white_at, refutation)
         return f"{said}; Black refutes with {refutation}{self._after(steps, index, white_at)}"
+
+    def _refuted_line(self, steps: Sequence[ReplayedMove], white_at: int, refutation: str) -> None:
+        """Keep the false solution as a line to play: the solution up to the White move at
+        ``white_at``, then Black's refutation."""
+        if self._judgement is not None:
+            line = (*(step.notation for step in steps[: white_at + 1]), refutation)
+            self._judgement.solution.refutation = line
+
+    def _tries(
+        self,
+        search: ProofSearch,
+        root: Node,
+        position: Position,
+        keys: dict[str, str],
+        clock: Clock,
+    ) -> list[Try]:
+        """The false solutions a solver is tempted by: first moves proved not to win after
+        which Black must capture (a sacrifice) and White captures back, each with its line up
+        to Black's refuting choice (information for the reader, never a fault)."""
+        deadline = time.perf_counter() + clock.share(TRY_SHARE)
+        found: list[Try] = []
+        for raw, child in search.expand(root):
+            if len(found) >= TRIES or time.perf_counter() > deadline:
+                break
+            key = move_notation(position, to_move(raw))
+            if keys.get(key) != "refuted":
+                continue
+            after = position.play(to_move(raw))
+            replies = after.legal_moves()
+            if not replies or not all(reply.is_capture for reply in replies):
+                continue  # not a sacrifice: Black is free at once, no temptation
+            line, refutation, combination = [key], None, False
+            node, current = child, after
+            while len(line) < TRY_PLIES and time.perf_counter() < deadline:
+                moves = current.legal_moves()
+                if not moves:
+                    break
+                if len(moves) > 1:
+                    if not current.white_to_move:
+                        refutation = self._refutation(search, node, current, clock)
+                    break  # at White's choice every move fails: none to single out
+                node = self._child(search, node, moves[0])[1]
+                line.append(move_notation(current, moves[0]))
+                combination |= current.white_to_move and moves[0].is_capture
+                current = current.play(moves[0])
+            # a try tempts when the sacrifice starts a combination (White captures back) and
+            # fails to a choice of Black's; a piece given away for nothing is no try
+            if combination and refutation is not None:
+                found.append(Try(key, (*line, refutation), refutation))
+        return found
 
     @staticmethod
     def _after(steps: Sequence[ReplayedMove], index: int, white_at: int) -> str:

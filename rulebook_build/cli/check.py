@@ -3,13 +3,15 @@
     rulebook check FILE... [--json] [--time-limit SECONDS] [--variant V] [--win-only]
                            [--duals] [--no-tables] [--python-only]
 
-FILE may be a PDN file or a folder (every ``*.pdn`` in it, sorted).  Every game with a ``FEN``
-tag is a problem.  Prints a report per problem (verdict, proof line, each criterion) or, with
-``--json``, one object per line per problem.  Exit code 0 when every problem is sound (correct,
-with or without remarks), 1 when any is unsound or undecided, 2 on input errors (unreadable
-file, bad PDN or FEN); the problems that could be read are still judged.  Criterion C shows the
-first three faults or remarks; ``--duals`` adds every dual, with its kind and level, to the
-report (the JSON always has them all, in ``duals``).
+FILE may be a PDN file or a folder (every ``*.pdn`` in it and its subfolders, sorted). A problem
+that repeats one judged earlier in the run (the same variant and the same game text, as a
+collection's companion file repeats its problems) is judged once; its report names its own file.
+Every game with a ``FEN`` tag is a problem. Prints a report per problem (verdict, proof line,
+each criterion) or, with ``--json``, one object per line per problem. Exit code 0 when every
+problem is sound (correct, with or without remarks), 1 when any is unsound or undecided, 2 on
+input errors (unreadable file, bad PDN or FEN); the problems that could be read are still
+judged. Criterion C shows the first three faults or remarks; ``--duals`` adds every dual, with
+its kind and level, to the report (the JSON always has them all, in ``duals``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker.judge import CRITERIA, Judge, Judgement
+from rulebook_build.checker.judge import CRITERIA, Judge, Judgement, problem_digest
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
@@ -87,9 +89,10 @@ def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            found = sorted(path.glob("*.pdn"))
+            # its subfolders too: a collection per folder (problems/<collection>/)
+            found = sorted(path.rglob("*.pdn"))
             if not found:
-                errors.append(f"{argument}: no .pdn files in this folder")
+                errors.append(f"{argument}: no .pdn files in this folder or below")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -206,12 +209,23 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
     steps, status = _problems(args)
-    tasks = [step for step in steps if isinstance(step, _Task)]
+    # a repeated problem is judged once: the same variant and game text give the same digest
+    digests = {
+        id(step): problem_digest(step.game, find_variant(step.variant))
+        for step in steps
+        if isinstance(step, _Task)
+    }
+    unique: dict[str, _Task] = {}
+    for step in steps:
+        if isinstance(step, _Task):
+            unique.setdefault(digests[id(step)], step)
+    tasks = list(unique.values())
     for task in tasks:  # every table is built before any clock starts, here, once
         _tables(find_variant(task.variant), _WORKER_TABLES, task.tables)
     jobs = min(args.jobs, max(1, len(tasks)))
     progress = None if args.json or jobs > 1 or not sys.stderr.isatty() else _progress
     any_unsound = False
+    done: dict[str, Judgement] = {}
     with contextlib.ExitStack() as stack:
         if jobs > 1:
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
@@ -222,7 +236,13 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(step, str):
                 print(step, file=sys.stderr)
                 continue
-            judgement = next(judged)
+            digest = digests[id(step)]
+            if digest in done:  # a repeat: the first one's judgement, under its own name
+                judgement = replace(
+                    done[digest], source=f"{step.game.source}:{step.game.line}", seconds=0.0
+                )
+            else:
+                judgement = done[digest] = next(judged)
             if progress is not None:
                 print("\r\033[K", end="", file=sys.stderr)
             any_unsound |= judgement.verdict != "sound"

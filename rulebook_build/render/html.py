@@ -11,6 +11,8 @@ placement, status line and description), so the script knows no rules.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Final
 
@@ -19,9 +21,21 @@ from rulebook_build.render.animation import Ply, move_list, plies
 from rulebook_build.render.strings import describe_position, text
 from rulebook_build.render.style import SQUARE, square_centre
 from rulebook_build.render.svg import board_svg, piece_code, piece_shapes
-from rulebook_build.rules import SQUARES, Piece
+from rulebook_build.rules import SQUARES, Move, Piece
 
-__all__ = ["diagram_html", "player_data", "player_html", "static_html"]
+__all__ = ["Line", "diagram_html", "player_data", "player_html", "static_html"]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line the reader can switch the player to, besides the main one: a cook, a dual, a
+    false solution.  ``moves`` are played from the diagram's position; ``label`` names the
+    line on its button, ``sentence`` says what it shows (both plain text)."""
+
+    label: str
+    sentence: str
+    moves: tuple[Move, ...]
+
 
 ICONS: Final = {
     "first": "M6 6h2v12H6zm3.5 6 8.5 6V6z",
@@ -74,8 +88,7 @@ def _placement(pieces: dict[int, Piece]) -> dict[str, str]:
     return {str(square): piece_code(piece) for square, piece in sorted(pieces.items())}
 
 
-def player_data(spec: DiagramSpec, sequence: tuple[Ply, ...], *, lang: str) -> dict[str, object]:
-    """What the player's script needs, as JSON-ready data."""
+def _steps(spec: DiagramSpec, sequence: tuple[Ply, ...], lang: str) -> list[dict[str, object]]:
     start = spec.position
     steps: list[dict[str, object]] = [
         {
@@ -94,13 +107,46 @@ def player_data(spec: DiagramSpec, sequence: tuple[Ply, ...], *, lang: str) -> d
                 "desc": describe_position(ply.after, lang, flip=spec.flip, last_move=ply.notation),
             }
         )
-    return {
+    return steps
+
+
+def player_data(
+    spec: DiagramSpec,
+    sequence: tuple[Ply, ...],
+    *,
+    lang: str,
+    lines: Sequence[tuple[Line, tuple[Ply, ...]]] = (),
+) -> dict[str, object]:
+    """What the player's script needs, as JSON-ready data; ``lines`` the other lines, each
+    with its plies (the script switches ``steps`` and the move list to one of them)."""
+    data: dict[str, object] = {
         "squares": {str(s): list(square_centre(s, flip=spec.flip)) for s in SQUARES},
         "square": SQUARE,
         "shapes": piece_shapes(),
-        "steps": steps,
+        "steps": _steps(spec, sequence, lang),
         "labels": {"play": text(lang, "play"), "pause": text(lang, "pause")},
     }
+    if lines:
+        data["lines"] = [
+            {
+                "label": text(lang, "main_line"),
+                "announce": text(lang, "main_line") + ".",
+                "steps": data["steps"],
+                "moves": move_list(sequence),
+            },
+            *(
+                {
+                    "label": line.label,
+                    "announce": text(
+                        lang, "line_status", label=line.label, sentence=line.sentence
+                    ).strip(),
+                    "steps": _steps(spec, played, lang),
+                    "moves": move_list(played),
+                }
+                for line, played in lines
+            ),
+        ]
+    return data
 
 
 def _json_script(data: dict[str, object]) -> str:
@@ -110,8 +156,41 @@ def _json_script(data: dict[str, object]) -> str:
     return f'<script type="application/json" class="rb-player-data">{payload}</script>'
 
 
-def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str) -> str:
-    """A solution player: still start and final diagrams, the move list, controls, data."""
+def _moves_html(sequence: tuple[Ply, ...]) -> str:
+    return " ".join(
+        f'<span class="rb-player-move" data-ply="{number}">{escape(label)}</span>'
+        for number, label in move_list(sequence)
+    )
+
+
+def _line_html(
+    spec: DiagramSpec, line: Line, played: tuple[Ply, ...], *, lang: str, id_prefix: str
+) -> str:
+    """An alternative line as the page shows it without a script: its name and sentence,
+    its moves and the position it leads to."""
+    final = played[-1]
+    svg = board_svg(
+        final.after,
+        numbers=spec.numbers,
+        flip=spec.flip,
+        last_move=final.move,
+        last_move_text=final.notation,
+        lang=lang,
+        title=f"{line.label}: {text(lang, 'final_position')}",
+        id_prefix=id_prefix,
+    )
+    moves = " ".join(escape(label) for _number, label in move_list(played))
+    sentence = f" {escape(line.sentence)}" if line.sentence else ""
+    return (
+        f'<div class="rb-player-alt"><p><strong>{escape(line.label)}</strong>.{sentence}</p>'
+        f'<p class="rb-player-alt-moves">{moves}</p>\n{svg}</div>'
+    )
+
+
+def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str, lines: Sequence[Line] = ()) -> str:
+    """A solution player: still start and final diagrams, the move list, controls, data;
+    with ``lines``, a switch to each of them (and, without a script, each one written out
+    with the position it leads to)."""
     sequence = plies(spec.position, spec.moves)
     final = sequence[-1]
     start_svg = board_svg(
@@ -144,10 +223,31 @@ def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str) -> str:
             f'<button type="button" class="rb-player-button" data-action="{action}" '
             f'aria-label="{label}" title="{label}">{icon}</button>'
         )
-    moves = " ".join(
-        f'<span class="rb-player-move" data-ply="{number}">{escape(label)}</span>'
-        for number, label in move_list(sequence)
-    )
+    played = [(line, plies(spec.position, line.moves)) for line in lines if line.moves]
+    switch = ""
+    alternatives = ""
+    if played:
+        names = [text(lang, "main_line"), *(line.label for line, _p in played)]
+        switch = (
+            f'<div class="rb-player-lines" role="group" hidden '
+            f'aria-label="{escape(text(lang, "lines"))}">'
+            + "".join(
+                f'<button type="button" class="rb-player-line" data-line="{index}" '
+                f'aria-pressed="{"true" if index == 0 else "false"}">{escape(name)}</button>'
+                for index, name in enumerate(names)
+            )
+            + "</div>"
+        )
+        alternatives = (
+            f'<div class="rb-player-alts" data-search-exclude="true">'
+            f'<p class="rb-player-alts-label">{escape(text(lang, "lines"))}:</p>'
+            + "".join(
+                _line_html(spec, line, moves, lang=lang, id_prefix=f"{id_prefix}-line{index}")
+                for index, (line, moves) in enumerate(played, start=1)
+            )
+            + "</div>"
+        )
+    keys = text(lang, "keys") + (" " + text(lang, "keys_lines") if played else "")
     parts = [
         f'<figure class="rb-diagram solution-player" id="{id_prefix}" lang="{escape(lang)}">',
         '<div class="rb-player-static">',
@@ -158,14 +258,17 @@ def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str) -> str:
         "</div>",
         '<div class="rb-player-live" hidden></div>',
         '<div class="rb-player-bar" data-search-exclude="true" hidden>'
+        f"{switch}"
         f'<div class="rb-player-controls" role="group" '
         f'aria-label="{escape(text(lang, "player"))}">{"".join(buttons)}</div>'
         f'<p class="rb-player-status" role="status" aria-live="polite" aria-atomic="true"></p>'
         f'<p class="rb-player-help" id="{id_prefix}-keys" hidden>'
-        f"{escape(text(lang, 'keys'))}</p></div>",
+        f"{escape(keys)}</p></div>",
         f'<p class="rb-player-moves"><span class="rb-player-moves-label">'
-        f"{escape(text(lang, 'moves'))}:</span> {moves}</p>",
-        _json_script(player_data(spec, sequence, lang=lang)),
+        f'{escape(text(lang, "moves"))}:</span> <span class="rb-player-move-list">'
+        f"{_moves_html(sequence)}</span></p>",
+        alternatives,
+        _json_script(player_data(spec, sequence, lang=lang, lines=played)),
         _caption(spec.caption),
         "</figure>",
     ]

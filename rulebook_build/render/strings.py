@@ -45,6 +45,10 @@ STRINGS: Final[Mapping[str, Mapping[str, str]]] = {
         "last": "Naar het einde",
         "keys": "Pijltjestoetsen: vorige en volgende zet; Home en End: begin en einde; "
         "spatie: afspelen of pauzeren.",
+        "keys_lines": "Pijl omhoog en omlaag: vorige en volgende lijn.",
+        "main_line": "Oplossing",
+        "lines": "Andere lijnen",
+        "line_status": "Lijn: {label}. {sentence}",
     },
     "en": {
         "board": "Draughtboard",
@@ -75,6 +79,10 @@ STRINGS: Final[Mapping[str, Mapping[str, str]]] = {
         "last": "To the end",
         "keys": "Arrow keys: previous and next move; Home and End: start and end; "
         "space: play or pause.",
+        "keys_lines": "Up and down arrows: previous and next line.",
+        "main_line": "Solution",
+        "lines": "Other lines",
+        "line_status": "Line: {label}. {sentence}",
     },
     "fy": {
         "board": "Damboerd",
@@ -105,6 +113,10 @@ STRINGS: Final[Mapping[str, Mapping[str, str]]] = {
         "last": "Nei it ein",
         "keys": "Pylktoetsen: foarige en folgjende set; Home en End: begjin en ein; "
         "spaasje: ôfspylje of skoft.",
+        "keys_lines": "Pylk omheech en omleech: foarige en folgjende line.",
+        "main_line": "Oplossing",
+        "lines": "Oare linen",
+        "line_status": "Line: {label}. {sentence}",
     },
 }
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from rulebook_build.notation.diagram import parse_diagram
 from rulebook_build.render import renderer_fingerprint
-from rulebook_build.render.html import diagram_html
+from rulebook_build.render.html import Line, diagram_html, player_html
 
 ID_TOKEN: Final = "\ue000rb-id\ue000"
 """Stands for the element id in cached HTML (a private-use character cannot be in a page)."""
@@ -74,13 +75,33 @@ def render_block(
     indent: int,
     element_id: str,
     cache: DiagramCache,
+    lines: Sequence[tuple[str, str, str]] = (),
 ) -> str:
-    """The HTML of one diagram block; raises the notation layer's ``RulebookError``."""
-    key = cache.key(text, lang)
+    """The HTML of one diagram block; raises the notation layer's ``RulebookError``.
+
+    ``lines`` are the other lines a player offers (label, sentence, moves from the block's
+    position): each is read and checked like the block's own ``moves``."""
+    key = cache.key(text + "".join(f"\0{a}\0{b}\0{c}" for a, b, c in lines), lang)
     html = cache.get(key)
     if html is None:
         spec = parse_diagram(text, source=source, first_line=first_line, indent=indent)
-        html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
+        if lines and spec.moves:
+            setting = [
+                row
+                for row in text.splitlines()
+                if not row.lstrip().startswith(("moves:", "caption:"))
+            ]
+            others = [
+                Line(
+                    label,
+                    sentence,
+                    parse_diagram("\n".join([*setting, f"moves: {moves}"]), source=source).moves,
+                )
+                for label, sentence, moves in lines
+            ]
+            html = player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=others)
+        else:
+            html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
         cache.put(key, html)
         cache.misses += 1
     else:

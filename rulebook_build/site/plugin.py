@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,12 +55,20 @@ from rulebook_build.render.strings import language_of
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
 from rulebook_build.site.fences import DraughtsExtension
-from rulebook_build.site.problems import ProblemCollection, render_index, render_problem
+from rulebook_build.site.problems import (
+    ProblemSite,
+    collection_markdown,
+    problem_markdown,
+    render_collection,
+    render_index,
+    render_problem,
+    thumbnail_path,
+)
 
 log = get_plugin_logger("rulebook")
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
-ASSET_FILES: Final = ("draughts.css", "player.js")
+ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js")
 ASSET_DEST: Final = "assets/rulebook"
 
 FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
@@ -132,6 +141,8 @@ class _PageState:
     line_offset: int
     lang: str
     count: int = 0
+    root: str = ""
+    """The site's root relative to the page (``../../``), for links in raw HTML."""
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-call]
@@ -148,6 +159,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.search_worker: str | None = None
         self.not_found_page: str | None = None
         self.reported: set[str] = set()
+        self.problems = ProblemSite(self.project_dir / "problems")
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -172,12 +184,15 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         current = getattr(i18n, "current_language", None) if i18n is not None else None
         if not self.languages:
             self.reported = set()  # a new site build (not a language nested in one)
+            # the collections and verdicts, read once for every language of this build
+            self.problems = ProblemSite(self.project_dir / "problems")
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
             others = {
                 "draughts-problem": self._render_problem,
                 "draughts-problems": self._render_problem_index,
+                "draughts-collection": self._render_collection,
                 "draughts-comparison": self._render_comparison,
                 "draughts-score": self._render_score,
             }
@@ -236,7 +251,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         return int(newest)
 
     # ------------------------------------------------------------------ files
-    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+    def _add_assets(self, files: Files, *, config: MkDocsConfig) -> Files:
         if not config.site_url:
             # without site_url the sitemap template is not rendered: do not copy it raw
             for file in list(files):
@@ -257,6 +272,71 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self._write_if_changed(path, source)
             files.append(File.generated(config, SEARCH_WORKER, abs_src_path=str(path)))
         return files
+
+    @event_priority(-110)
+    def _add_problem_pages(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """After static-i18n has chosen this language's files: a page per collection and per
+        problem, in the language being built, made from ``problems/`` (nothing in ``docs/``),
+        and a small diagram per problem for the lists."""
+        lang = self.building
+        default = self._default_language(config)
+        prefix = "" if lang == default else f"{lang}/"
+        try:
+            collections = self.problems.collections
+        except RulebookError as error:
+            raise PluginError(f"rulebook: {error}") from error
+        pages: dict[str, str] = {}
+        for collection in collections:
+            folder = f"problemen/{collection.slug}"
+            pages[f"{folder}/index.md"] = collection_markdown(collection, lang)
+            for entry in collection.entries:
+                pages[f"{folder}/{entry.slug}.md"] = problem_markdown(entry)
+                uri = thumbnail_path(entry)
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, content=self._thumbnail(entry)))
+        for uri, markdown in pages.items():
+            page = File(
+                f"{lang}/{uri}",
+                src_dir=None,
+                dest_dir=config.site_dir,
+                use_directory_urls=config.use_directory_urls,
+                dest_uri=prefix + _page_dest(uri, config.use_directory_urls),
+            )
+            page.generated_by = "rulebook"
+            page.content_string = markdown
+            # what static-i18n gives the files it chose (the language switcher reads these)
+            page.locale = lang  # type: ignore[attr-defined]
+            page.locale_alternate_of = lang  # type: ignore[attr-defined]
+            page.localization = lang  # type: ignore[attr-defined]
+            page.norm_src_uri = uri  # type: ignore[attr-defined]
+            page.alternates = {  # type: ignore[attr-defined]
+                other: _Alternate(
+                    ("" if other == default else f"{other}/")
+                    + _page_url(uri, config.use_directory_urls)
+                )
+                for other in self._languages(config)
+            }
+            files.append(page)
+        return files
+
+    on_files = CombinedEvent(_add_assets, _add_problem_pages)
+
+    def _languages(self, config: MkDocsConfig) -> list[str]:
+        i18n = self._i18n(config)
+        found = [str(lang) for lang in getattr(i18n, "build_languages", None) or []]
+        return found or [self.building]
+
+    def _thumbnail(self, entry: Any) -> str:
+        from rulebook_build.notation.replay import replay
+        from rulebook_build.render.svg import board_svg
+
+        return board_svg(
+            replay(entry.game).start,
+            lang="en",
+            id_prefix="t",
+            standalone=True,
+            size=150,
+        )
 
     # ------------------------------------------------------------------ navigation
     @event_priority(-110)
@@ -287,7 +367,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 offset = max(0, raw.count("\n") - markdown.count("\n"))
         except OSError:
             pass
-        self.page = _PageState(source, offset, self._content_language(page))
+        depth = page.url.count("/") if page.url else 0
+        self.page = _PageState(source, offset, self._content_language(page), root="../" * depth)
         return markdown
 
     def _content_language(self, page: Page) -> str:
@@ -321,9 +402,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def _extra_block(self, text: str, line: int, kind: str) -> str:
         state = self.page or _PageState("<page>", 0, self.building)
         where = f"{state.source}:{line + state.line_offset}"
-        collection = ProblemCollection(self.project_dir / "problems")
+        site = self.problems
 
-        def diagram(block: str) -> str:
+        def diagram(block: str, lines: Sequence[tuple[str, str, str]] = ()) -> str:
             state.count += 1
             return render_block(
                 block,
@@ -333,17 +414,22 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 indent=0,
                 element_id=f"diagram-{state.count}",
                 cache=self.cache,
+                lines=lines,
             )
 
         try:
             if kind == "index":
-                return render_index(text, lang=state.lang, where=where, collection=collection)
+                return render_index(text, lang=state.lang, where=where, site=site, root=state.root)
+            if kind == "collection":
+                return render_collection(
+                    text, lang=state.lang, where=where, site=site, root=state.root
+                )
             if kind == "comparison":
                 return render_comparison(text, lang=state.lang)
             if kind == "score":
                 return render_score(text, lang=state.lang, where=where, diagram=diagram)
             return render_problem(
-                text, lang=state.lang, where=where, collection=collection, diagram=diagram
+                text, lang=state.lang, where=where, site=site, diagram=diagram, root=state.root
             )
         except RulebookError as error:
             if str(error) not in self.reported:
@@ -356,6 +442,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
 
     def _render_problem_index(self, text: str, line: int, indent: int) -> str:
         return self._extra_block(text, line, "index")
+
+    def _render_collection(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "collection")
 
     def _render_comparison(self, text: str, line: int, indent: int) -> str:
         return self._extra_block(text, line, "comparison")
@@ -602,6 +691,26 @@ def _drop_alternate_links(html: str) -> str:
     the sitemap lists every page's translations for search engines.
     """
     return _ALTERNATE_LINK.sub("", html)
+
+
+@dataclass(frozen=True, slots=True)
+class _Alternate:
+    """A generated page in another language, as the language switcher needs it."""
+
+    url: str
+
+
+def _page_dest(uri: str, directory_urls: bool) -> str:
+    """``problemen/x/a1.md`` -> ``problemen/x/a1/index.html`` (``index.md`` -> ``index.html``)."""
+    stem = uri.removesuffix(".md")
+    if stem.endswith("/index") or stem == "index":
+        return f"{stem}.html"
+    return f"{stem}/index.html" if directory_urls else f"{stem}.html"
+
+
+def _page_url(uri: str, directory_urls: bool) -> str:
+    dest = _page_dest(uri, directory_urls)
+    return dest.removesuffix("index.html") if directory_urls else dest
 
 
 def _merge_sections(items: list[Any]) -> list[Any]:

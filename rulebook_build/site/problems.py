@@ -1,41 +1,50 @@
-"""Problem pages: ```` ```draughts-problem ```` and ```` ```draughts-problems ```` blocks.
+"""Problem pages, collection pages and the index of every problem, made while the site builds.
 
-A problem page holds one block naming its file in ``problems/``::
+The collections of ``problems/`` (see :mod:`rulebook_build.site.collections`) give every page:
+the plugin adds, per language, a page per collection (``problemen/<collection>/``: for a
+contest, its jury report) and a page per problem (``problemen/<collection>/<entry>/``), whose
+Markdown is only a title and a block::
 
-    ```draughts-problem
-    file: international-01.pdn
+    ```draughts-problem            ```draughts-collection          ```draughts-problems
+    collection: pwcp-2             collection: pwcp-2              ```
+    entry: a1                      ```
     ```
 
-and is rendered at build time from that file, so the page can never disagree with the
-collection: the tags (title, composer, source, stipulation), the start diagram and a solution
-player for the main line, the solution with Black's variations, and the checker's verdict per
-criterion.  Verdicts come from ``problems/verdicts.jsonl`` (the output of
-``rulebook check --json problems/``); a verdict is shown only while its digest matches the
-problem, otherwise the build fails and says how to refresh it.
+rendered here from the PDN files and the stored verdicts (``problems/verdicts.jsonl``, the
+output of ``rulebook check --json problems/``): the tags, the start diagram and a solution
+player (with each cook, dual and false solution as a line to switch to), the solution with
+Black's variations, the checker's grade and each criterion.  A verdict is shown only while its
+digest matches the problem; otherwise the build fails and says how to refresh it.
 
-The index block lists the problems of one variant (``variant: international``) with links.
+Everything from a PDN file or a ``collection.toml`` is outside text: the Jinja2 templates
+(``site/templates/``) escape it.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
 import jinja2
 import markupsafe
 
-from rulebook_build.checker.judge import CRITERIA, problem_digest
+from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.fen import format_fen
-from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import ReplayedLine, game_variant, replay
+from rulebook_build.notation.replay import ReplayedLine, replay
+from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
+REFRESH: Final = f"rulebook check --json --time-limit 20 problems/ > problems/{VERDICTS_FILE}"
+"""The command that refreshes the stored verdicts (the README's figures use the same)."""
+GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")
+SHOWN_DUALS: Final = 3
+"""At most this many duals (faults and remarks) become lines of a problem's player."""
 
 LABELS: Final[dict[str, dict[str, str]]] = {
     "nl": {
@@ -122,6 +131,177 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
+    "nl": {
+        "publication": "Gepubliceerd",
+        "collection": "Verzameling",
+        "number": "Nr.",
+        "entry": "Probleem",
+        "grade": "Oordeel",
+        "findings": "Fouten en opmerkingen",
+        "points": "Punten",
+        "claims": "Claims",
+        "pieces": "Stukken",
+        "diagram": "Stand",
+        "all": "alle",
+        "filter_grade": "Oordeel",
+        "filter_variant": "Spelvorm",
+        "filter_collection": "Verzameling",
+        "filter_pieces": "Stukken",
+        "search": "Zoek (componist, verzameling, titel)",
+        "shown": "{shown} van {total} getoond",
+        "organiser": "Organisator",
+        "jury": "Jury",
+        "date": "Datum",
+        "stage": "Stadium",
+        "stage_positions": "standen gepubliceerd",
+        "stage_solutions": "oplossingen gepubliceerd",
+        "stage_preliminary": "voorlopige uitslag",
+        "stage_final": "einduitslag",
+        "kind_contest": "wedstrijd",
+        "kind_collection": "verzameling",
+        "kind_examples": "voorbeelden",
+        "kind": "Soort",
+        "problems": "Problemen",
+        "collections": "Verzamelingen en wedstrijden",
+        "all_problems": "Alle problemen",
+        "example_credit": "Voor deze site als voorbeeld gemaakt",
+        "no_composer": "niet genoemd in de bron",
+        "unchecked": "niet gecontroleerd",
+        "cook": "Nevenoplossing",
+        "cook_sentence": "Wit wint ook met {key}: een tweede oplossing, een fout (criterium C).",
+        "cook_combination": "Wit wint ook met {key}; deze tweede oplossing is zelf een "
+        "combinatie (de jury kan haar toelaten, art. 2C).",
+        "dual": "Dualiteit",
+        "dual_fail": "Na {after} wint ook {move}: een tweede winnende zet in de combinatie, "
+        "een fout (criterium C).",
+        "dual_remark": "Na {after} wint ook {move}: een tweede winnende zet in een variant, "
+        "een opmerking (criterium C).",
+        "try": "Schijnoplossing",
+        "try_sentence": "{key} lijkt te winnen, maar zwart weerlegt met {refutation}.",
+        "false": "Oplossing weerlegd",
+        "false_sentence": "De gepubliceerde oplossing wint niet: zwart weerlegt met {refutation}.",
+        "claim_cook": "nevenoplossing",
+        "claim_anticipation": "voorganger",
+        "claim_other": "claim",
+        "report_note": "Oordeel van het controleprogramma (rulebook check), per inzending; een "
+        "jury weegt het mee.",
+    },
+    "en": {
+        "publication": "Published",
+        "collection": "Collection",
+        "number": "No.",
+        "entry": "Problem",
+        "grade": "Grade",
+        "findings": "Faults and remarks",
+        "points": "Points",
+        "claims": "Claims",
+        "pieces": "Pieces",
+        "diagram": "Position",
+        "all": "all",
+        "filter_grade": "Grade",
+        "filter_variant": "Variant",
+        "filter_collection": "Collection",
+        "filter_pieces": "Pieces",
+        "search": "Search (composer, collection, title)",
+        "shown": "{shown} of {total} shown",
+        "organiser": "Organiser",
+        "jury": "Jury",
+        "date": "Date",
+        "stage": "Stage",
+        "stage_positions": "positions published",
+        "stage_solutions": "solutions published",
+        "stage_preliminary": "preliminary award",
+        "stage_final": "final award",
+        "kind_contest": "contest",
+        "kind_collection": "collection",
+        "kind_examples": "examples",
+        "kind": "Kind",
+        "problems": "Problems",
+        "collections": "Collections and contests",
+        "all_problems": "All problems",
+        "example_credit": "Composed for this site as an example",
+        "no_composer": "not named in the source",
+        "unchecked": "not checked",
+        "cook": "Cook",
+        "cook_sentence": "White also wins with {key}: a second solution, a fault (criterion C).",
+        "cook_combination": "White also wins with {key}; this second solution is itself a "
+        "combination (the jury may allow it, art. 2C).",
+        "dual": "Dual",
+        "dual_fail": "After {after}, {move} wins as well: a second winning move inside the "
+        "combination, a fault (criterion C).",
+        "dual_remark": "After {after}, {move} wins as well: a second winning move in a "
+        "variation, a remark (criterion C).",
+        "try": "Try",
+        "try_sentence": "{key} looks like the solution, but Black refutes with {refutation}.",
+        "false": "Solution refuted",
+        "false_sentence": "The published solution does not win: Black refutes with {refutation}.",
+        "claim_cook": "cook",
+        "claim_anticipation": "anticipation",
+        "claim_other": "claim",
+        "report_note": "The checker's verdict (rulebook check) on each entry; a jury weighs it.",
+    },
+    "fy": {
+        "publication": "Publisearre",
+        "collection": "Samling",
+        "number": "Nr.",
+        "entry": "Probleem",
+        "grade": "Oardiel",
+        "findings": "Flaters en opmerkings",
+        "points": "Punten",
+        "claims": "Claims",
+        "pieces": "Stikken",
+        "diagram": "Stân",
+        "all": "alle",
+        "filter_grade": "Oardiel",
+        "filter_variant": "Spulfoarm",
+        "filter_collection": "Samling",
+        "filter_pieces": "Stikken",
+        "search": "Sykje (komponist, samling, titel)",
+        "shown": "{shown} fan {total} te sjen",
+        "organiser": "Organisator",
+        "jury": "Sjuery",
+        "date": "Datum",
+        "stage": "Stadium",
+        "stage_positions": "stannen publisearre",
+        "stage_solutions": "oplossingen publisearre",
+        "stage_preliminary": "foarlopige útslach",
+        "stage_final": "einútslach",
+        "kind_contest": "wedstryd",
+        "kind_collection": "samling",
+        "kind_examples": "foarbylden",
+        "kind": "Soarte",
+        "problems": "Problemen",
+        "collections": "Samlingen en wedstriden",
+        "all_problems": "Alle problemen",
+        "example_credit": "Foar dizze side as foarbyld makke",
+        "no_composer": "net neamd yn de boarne",
+        "unchecked": "net kontrolearre",
+        "cook": "Byoplossing",
+        "cook_sentence": "Wyt wint ek mei {key}: in twadde oplossing, in flater (kritearium C).",
+        "cook_combination": "Wyt wint ek mei {key}; dizze twadde oplossing is sels in "
+        "kombinaasje (de sjuery kin har tastean, art. 2C).",
+        "dual": "Dualiteit",
+        "dual_fail": "Nei {after} wint ek {move}: in twadde winnende set yn de kombinaasje, in "
+        "flater (kritearium C).",
+        "dual_remark": "Nei {after} wint ek {move}: in twadde winnende set yn in fariant, in "
+        "opmerking (kritearium C).",
+        "try": "Skynoplossing",
+        "try_sentence": "{key} liket te winnen, mar swart wjerleit mei {refutation}.",
+        "false": "Oplossing wjerlein",
+        "false_sentence": "De publisearre oplossing wint net: swart wjerleit mei {refutation}.",
+        "claim_cook": "byoplossing",
+        "claim_anticipation": "foargonger",
+        "claim_other": "claim",
+        "report_note": "It oardiel fan it kontrôleprogramma (rulebook check) per ynstjoering; "
+        "in sjuery weaget it mei.",
+    },
+}
+"""The collection pages' words (merged into :data:`LABELS`)."""
+for _lang, _words in EXTRA_LABELS.items():
+    LABELS[_lang].update(_words)
+
+
 STIPULATIONS: Final[dict[str, dict[str, str]]] = {
     # the usual stipulations of the PDN ``Stipulation`` tag, in the page's language
     "white to play and win": {
@@ -149,88 +329,6 @@ def markdown_literal(text: str) -> str:
     return "".join(f"\\{c}" if c in MARKDOWN_ESCAPED else c for c in escaped)
 
 
-def problem_page(title: str, file_name: str) -> str:
-    """The Markdown of a problem's page: its title and the block the plugin renders."""
-    return f"# {markdown_literal(title)}\n\n```draughts-problem\nfile: {file_name}\n```\n"
-
-
-def _label(lang: str, key: str) -> str:
-    """The label of ``key`` in ``lang``; an unknown key (a status from a newer checker) is
-    shown as it is (the templates escape it)."""
-    return LABELS.get(lang, LABELS["en"]).get(key, key)
-
-
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=False,
-)
-"""The problem pages' HTML: autoescaped, so a tag, comment or name from a PDN file is always
-text (a file composers submit is outside text)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Problem:
-    name: str
-    game: PdnGame
-    variant: str
-
-
-class ProblemCollection:
-    """The problems folder and its stored verdicts, read once per build."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._verdicts: dict[str, dict[str, object]] | None = None
-
-    def verdicts(self) -> dict[str, dict[str, object]]:
-        if self._verdicts is None:
-            found: dict[str, dict[str, object]] = {}
-            path = self.folder / VERDICTS_FILE
-            if path.is_file():
-                for line in path.read_text(encoding="utf-8").splitlines():
-                    if line.strip():
-                        record = json.loads(line)
-                        found[str(record.get("digest"))] = record
-            self._verdicts = found
-        return self._verdicts
-
-    def problem(self, name: str, *, where: str) -> _Problem:
-        path = self.folder / name
-        if not path.is_file():
-            raise SiteError(f"no problem file {name!r} in {self.folder.name}/", source=where)
-        games, errors = read_pdn_file(path)
-        if errors:
-            raise errors[0]
-        problems = [g for g in games if g.is_problem]
-        if len(problems) != 1:
-            raise SiteError(
-                f"{name} must hold exactly one problem (a game with a FEN tag)", source=where
-            )
-        variant = game_variant(problems[0])
-        if variant is None:
-            raise SiteError(f"{name}: GameType must be 20 or 40", source=where)
-        return _Problem(name, problems[0], variant.name)
-
-    def names(self) -> list[str]:
-        return sorted(p.name for p in self.folder.glob("*.pdn"))
-
-
-def _fields(text: str, *, where: str) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        key, separator, value = line.partition(":")
-        if not separator:
-            raise SiteError(
-                f"expected 'key: value', got {line.strip()!r}", source=where, line=number
-            )
-        fields[key.strip().lower()] = value.strip()
-    return fields
-
-
 def _line_text(line: ReplayedLine, first_ply: int) -> str:
     """A line with move numbers and its variations in brackets.
 
@@ -254,52 +352,35 @@ def _line_text(line: ReplayedLine, first_ply: int) -> str:
     return " ".join(words)
 
 
-def render_problem(
-    text: str,
-    *,
-    lang: str,
-    where: str,
-    collection: ProblemCollection,
-    diagram: Callable[[str], str],
-) -> str:
-    """HTML of a problem page's block; ``diagram`` renders a ```` ```draughts ```` body."""
-    name = _fields(text, where=where).get("file")
-    if not name:
-        raise SiteError("a draughts-problem block needs 'file: <name>.pdn'", source=where)
-    problem = collection.problem(name, where=where)
-    game = problem.game
-    replayed = replay(game)
-    start = replayed.start
-    moves = " ".join(step.notation for step in replayed.main.moves)
-    block = "\n".join(
-        [
-            f"position: {format_fen(start)}",
-            f"variant: {problem.variant}",
-            *([f"moves: {moves}"] if moves else []),
-            "numbers: yes",
-            f"caption: {_label(lang, 'start')}",
-        ]
+def problem_markdown(entry: Entry) -> str:
+    """The Markdown of a problem's page: its title and the block the plugin renders."""
+    return (
+        f"# {markdown_literal(entry.title)}\n\n```draughts-problem\n"
+        f"collection: {entry.collection.slug}\nentry: {entry.slug}\n```\n"
     )
-    facts = []
-    for key, tag in (
-        ("composer", "Composer"),
-        ("source", "Source"),
-        ("stipulation", "Stipulation"),
-    ):
-        value = game.tag(tag)
-        if value:
-            if key == "stipulation":
-                value = STIPULATIONS.get(value.strip().lower(), {}).get(lang, value)
-            facts.append((_label(lang, key), value))
-    facts.append((_label(lang, "variant"), _label(lang, problem.variant)))
-    first_ply = 0 if replayed.main.start.white_to_move else 1
-    return _TEMPLATES.get_template("problem.html").render(
-        facts=facts,
-        diagram=markupsafe.Markup(diagram(block)),  # our renderer's HTML
-        solution=_line_text(replayed.main, first_ply),
-        labels=_Labels(lang),
-        **_verdict(problem, collection, lang=lang, where=where),
-    )
+
+
+def collection_markdown(collection: Collection, lang: str) -> str:
+    """The Markdown of a collection's page (a contest's jury report)."""
+    title = localized(collection.title, lang)
+    block = f"```draughts-collection\ncollection: {collection.slug}\n```\n"
+    return f"# {markdown_literal(title)}\n\n{block}"
+
+
+def _label(lang: str, key: str) -> str:
+    """The label of ``key`` in ``lang``; an unknown key (a status from a newer checker) is
+    shown as it is (the templates escape it)."""
+    return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+_TEMPLATES: Final = jinja2.Environment(
+    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=False,
+)
+"""The problem pages' HTML: autoescaped, so a tag, comment or name from a PDN file is always
+text (a file composers submit is outside text)."""
 
 
 class _Labels:
@@ -323,22 +404,231 @@ def _detail(entry: dict[str, object], lang: str) -> str:
     return str(entry.get("detail", ""))
 
 
-def _verdict(
-    problem: _Problem, collection: ProblemCollection, *, lang: str, where: str
-) -> dict[str, object]:
-    """What ``verdict.html`` shows: the grade, the winning keys, a row per criterion."""
-    from rulebook_build.rules import find_variant
+class ProblemSite:
+    """The collections of ``problems/`` and their stored verdicts, read once per build."""
 
-    digest = problem_digest(problem.game, find_variant(problem.variant))
-    record = collection.verdicts().get(digest)
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._collections: list[Collection] | None = None
+        self._verdicts: dict[str, dict[str, object]] | None = None
+
+    @property
+    def collections(self) -> list[Collection]:
+        if self._collections is None:
+            self._collections = read_collections(self.folder)
+        return self._collections
+
+    def verdicts(self) -> dict[str, dict[str, object]]:
+        if self._verdicts is None:
+            found: dict[str, dict[str, object]] = {}
+            path = self.folder / VERDICTS_FILE
+            if path.is_file():
+                for number, line in enumerate(
+                    path.read_text(encoding="utf-8").splitlines(), start=1
+                ):
+                    if not line.strip():
+                        continue
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError as error:
+                        raise SiteError(
+                            f"not a JSON line ({error.msg}); refresh it with '{REFRESH}'",
+                            source=str(path),
+                            line=number,
+                        ) from None
+                    if isinstance(record, dict):
+                        found[str(record.get("digest"))] = record
+            self._verdicts = found
+        return self._verdicts
+
+    def collection(self, slug: str, *, where: str) -> Collection:
+        for collection in self.collections:
+            if collection.slug == slug:
+                return collection
+        known = ", ".join(c.slug for c in self.collections) or "none"
+        raise SiteError(f"no collection {slug!r} in problems/ (there are: {known})", source=where)
+
+    def entry(self, collection: str, slug: str, *, where: str) -> Entry:
+        found = self.collection(collection, where=where).entry(slug)
+        if found is None:
+            raise SiteError(f"no problem {slug!r} in collection {collection!r}", source=where)
+        return found
+
+    def record(self, entry: Entry) -> dict[str, object] | None:
+        return self.verdicts().get(entry.digest)
+
+    def checked_record(self, entry: Entry, *, where: str) -> dict[str, object]:
+        record = self.record(entry)
+        if record is None:
+            raise SiteError(
+                f"{entry.game.source}:{entry.game.line}: {entry.title} has no stored verdict "
+                f"for its current text: run '{REFRESH}'",
+                source=where,
+            )
+        return record
+
+
+def _fields(text: str, *, where: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        key, separator, value = line.partition(":")
+        if not separator:
+            raise SiteError(
+                f"expected 'key: value', got {line.strip()!r}", source=where, line=number
+            )
+        fields[key.strip().lower()] = value.strip()
+    return fields
+
+
+def _grade(record: dict[str, object] | None) -> str:
     if record is None:
+        return "unchecked"
+    return str(record.get("grade", record.get("verdict")))
+
+
+def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, str]]:
+    """The faults and remarks of a verdict, one line each (criterion, status, detail); of an
+    undecided one, also what is open."""
+    if record is None:
+        return []
+    shown = ("fail", "remark", "undecided") if _grade(record) == "undecided" else ("fail", "remark")
+    criteria = record.get("criteria", {})
+    found = []
+    if isinstance(criteria, dict):
+        for name in CRITERIA:
+            entry = criteria.get(name, {})
+            if isinstance(entry, dict) and entry.get("status") in shown:
+                status = str(entry["status"])
+                found.append({"name": name, "status": status, "detail": _detail(entry, lang)})
+    solution = record.get("solution", {})
+    if isinstance(solution, dict) and solution.get("error") and not found:
+        found.append({"name": "A", "status": "fail", "detail": str(solution["error"])})
+    return found
+
+
+def _strings(value: object) -> list[dict[str, object]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, str, str]]:
+    """The lines a problem's player offers besides the solution, from its verdict: each cook,
+    each dual that is a fault or a remark (at most :data:`SHOWN_DUALS`), each false solution
+    (a try, or the published solution where Black refutes it).  Each is (label, the jury's
+    sentence in ``lang``, the moves from the start)."""
+    lines: list[tuple[str, str, str]] = []
+    for cook in _strings(record.get("cooks")):
+        key, moves = str(cook.get("key", "")), str(cook.get("line", ""))
+        sentence = "cook_combination" if cook.get("combination") else "cook_sentence"
+        lines.append(
+            (f"{_label(lang, 'cook')} {key}", _label(lang, sentence).format(key=key), moves)
+        )
+    duals = [d for d in _strings(record.get("duals")) if d.get("level") in ("fail", "remark")]
+    for dual in duals[:SHOWN_DUALS]:
+        after = str(dual.get("after", ""))
+        found = dual.get("moves")
+        winning = [str(m) for m in found] if isinstance(found, list) else []
+        if len(winning) < 2 or not after:
+            continue
+        sentence = _label(lang, f"dual_{dual['level']}").format(after=after, move=winning[1])
+        lines.append((f"{_label(lang, 'dual')} {winning[1]}", sentence, f"{after} {winning[1]}"))
+    solution = record.get("solution", {})
+    if isinstance(solution, dict) and solution.get("refutation"):
+        refuted = str(solution["refutation"])
+        lines.append(
+            (
+                _label(lang, "false"),
+                _label(lang, "false_sentence").format(refutation=refuted.split()[-1]),
+                refuted,
+            )
+        )
+    for found in _strings(record.get("tries")):
+        key, refutation = str(found.get("key", "")), str(found.get("refutation", ""))
+        lines.append(
+            (
+                f"{_label(lang, 'try')} {key}?",
+                _label(lang, "try_sentence").format(key=key, refutation=refutation),
+                str(found.get("line", "")),
+            )
+        )
+    return lines
+
+
+Diagram = Callable[[str, Sequence[tuple[str, str, str]]], str]
+"""Renders a ```` ```draughts ```` body, with the player's other lines, as HTML."""
+
+
+def render_problem(
+    text: str, *, lang: str, where: str, site: ProblemSite, diagram: Diagram, root: str
+) -> str:
+    """HTML of a problem page's block (``root``: the site's root, relative to the page)."""
+    fields = _fields(text, where=where)
+    if not fields.get("collection") or not fields.get("entry"):
         raise SiteError(
-            f"{problem.name} has no stored verdict for its current text: run "
-            f"'rulebook check --json problems/ > problems/{VERDICTS_FILE}'",
+            "a draughts-problem block needs 'collection: <folder>' and 'entry: <name>'",
             source=where,
         )
-    # the grade (correct, with remarks, incorrect, undecided); older records have a verdict only
-    grade = str(record.get("grade", record.get("verdict")))
+    entry = site.entry(fields["collection"], fields["entry"], where=where)
+    record = site.checked_record(entry, where=where)
+    game = entry.game
+    replayed = replay(game)
+    start = replayed.start
+    moves = " ".join(step.notation for step in replayed.main.moves)
+    block = "\n".join(
+        [
+            f"position: {format_fen(start)}",
+            f"variant: {entry.variant}",
+            *([f"moves: {moves}"] if moves else []),
+            "numbers: yes",
+            f"caption: {_label(lang, 'start')}",
+        ]
+    )
+    collection = entry.collection
+    facts: list[tuple[str, str]] = []
+    if collection.kind == "examples":
+        facts.append((_label(lang, "source"), _label(lang, "example_credit")))
+    else:
+        facts.append((_label(lang, "composer"), entry.composer or _label(lang, "no_composer")))
+        if entry.publication:
+            facts.append((_label(lang, "publication"), entry.publication))
+    stipulation = game.tag("Stipulation")
+    if stipulation:
+        value = STIPULATIONS.get(stipulation.strip().lower(), {}).get(lang, stipulation)
+        facts.append((_label(lang, "stipulation"), value))
+    facts.append((_label(lang, "variant"), _label(lang, entry.variant)))
+    first_ply = 0 if replayed.main.start.white_to_move else 1
+    lines = alternative_lines(record, lang) if moves else []
+    return _TEMPLATES.get_template("problem.html").render(
+        facts=facts,
+        collection={
+            "title": localized(collection.title, lang),
+            "href": f"{root}problemen/{collection.slug}/",
+            "name": entry.name,
+        },
+        diagram=markupsafe.Markup(diagram(block, lines)),  # our renderer's HTML
+        solution=_line_text(replayed.main, first_ply),
+        labels=_Labels(lang),
+        claims=_claims(entry, lang),
+        **_verdict(record, lang),
+    )
+
+
+def _claims(entry: Entry, lang: str) -> list[dict[str, str]]:
+    return [
+        {
+            "kind": _label(lang, f"claim_{claim.kind}"),
+            "line": claim.line,
+            "by": localized(claim.by, lang),
+            "text": localized(claim.text, lang),
+        }
+        for claim in entry.claims
+    ]
+
+
+def _verdict(record: dict[str, object], lang: str) -> dict[str, object]:
+    """What ``verdict.html`` shows: the grade, the winning keys, a row per criterion."""
+    grade = _grade(record)
     winning_keys = record.get("winning_keys", [])
     keys = ", ".join(str(k) for k in winning_keys) if isinstance(winning_keys, list) else ""
     criteria = record.get("criteria", {})
@@ -355,29 +645,119 @@ def _verdict(
                 "detail": _detail(entry, lang),
             }
         )
-    return {"grade": _label(lang, grade), "keys": keys, "rows": rows}
+    return {
+        "grade": _label(lang, grade),
+        "grade_class": grade.replace(" ", "-"),
+        "keys": keys,
+        "rows": rows,
+    }
 
 
-def render_index(text: str, *, lang: str, where: str, collection: ProblemCollection) -> str:
-    """HTML list of the problems of one variant, linking their pages (``<name>/``)."""
+def thumbnail_path(entry: Entry) -> str:
+    """Where a problem's small diagram lies in the built site (one file per digest)."""
+    return f"assets/rulebook/problems/{entry.digest}.svg"
+
+
+def _row(entry: Entry, site: ProblemSite, lang: str, root: str) -> dict[str, object]:
+    record = site.record(entry)
+    grade = _grade(record)
+    collection = entry.collection
+    return {
+        "number": entry.number,
+        "name": entry.name,
+        "title": entry.title,
+        "href": f"{root}problemen/{collection.slug}/{entry.slug}/",
+        "thumb": f"{root}{thumbnail_path(entry)}",
+        "composer": (
+            _label(lang, "example_credit") if collection.kind == "examples" else entry.composer
+        ),
+        "publication": entry.publication if collection.kind != "examples" else "",
+        "collection": localized(collection.title, lang),
+        "collection_slug": collection.slug,
+        "variant": entry.variant,
+        "variant_label": _label(lang, entry.variant),
+        "pieces": entry.pieces,
+        "grade": grade,
+        "grade_label": _label(lang, grade),
+        "grade_class": grade.replace(" ", "-"),
+        "findings": _findings(record, lang),
+        "points": entry.points,
+        "claims": _claims(entry, lang),
+    }
+
+
+def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, root: str) -> str:
+    """HTML of a collection's page: what it is, then a row per problem (for a contest, its
+    jury report: grade, faults and remarks, points and claims where published), sortable and
+    filterable by a small script; the plain table works without it."""
+    slug = _fields(text, where=where).get("collection", "")
+    collection = site.collection(slug, where=where)
+    for entry in collection.entries:
+        site.checked_record(entry, where=where)
+    rows = [_row(entry, site, lang, root) for entry in collection.entries]
+    facts = [
+        (_label(lang, "kind"), _label(lang, f"kind_{collection.kind}")),
+        (_label(lang, "date"), collection.date),
+        (_label(lang, "organiser"), localized(collection.organiser, lang)),
+        (_label(lang, "jury"), localized(collection.jury, lang)),
+        (
+            _label(lang, "stage"),
+            _label(lang, f"stage_{collection.stage}") if collection.stage else "",
+        ),
+        (_label(lang, "source"), localized(collection.source, lang)),
+    ]
+    return _TEMPLATES.get_template("collection.html").render(
+        collection=collection,
+        description=localized(collection.description, lang),
+        facts=[(label, value) for label, value in facts if value],
+        source_url=collection.source_url if collection.source_url.startswith("https://") else "",
+        rows=rows,
+        counts=_counts(rows, lang),
+        has_points=any(row["points"] is not None for row in rows),
+        has_claims=any(row["claims"] for row in rows),
+        variants=sorted({str(row["variant"]) for row in rows}),
+        grades=[(g, _label(lang, g)) for g in GRADES],
+        labels=_Labels(lang),
+    )
+
+
+def _counts(rows: list[dict[str, object]], lang: str) -> list[tuple[str, str, int]]:
+    counted = Counter(str(row["grade"]) for row in rows)
+    return [
+        (grade.replace(" ", "-"), _label(lang, grade), counted[grade])
+        for grade in (*GRADES, "unchecked")
+        if counted[grade]
+    ]
+
+
+def render_index(text: str, *, lang: str, where: str, site: ProblemSite, root: str) -> str:
+    """HTML of the problems index: the collections, then every problem with its small
+    diagram, filterable by variant, grade, pieces and collection and searchable by composer,
+    collection and title (the list works without the script)."""
     wanted = _fields(text, where=where).get("variant", "")
-    items = []
-    verdicts = collection.verdicts()
-    from rulebook_build.rules import find_variant
-
-    for name in collection.names():
-        problem = collection.problem(name, where=where)
-        if wanted and problem.variant != wanted:
-            continue
-        record = verdicts.get(problem_digest(problem.game, find_variant(problem.variant)))
-        grade = str(record.get("grade", record["verdict"])) if record else "unchecked"
-        items.append(
-            {
-                "slug": name.removesuffix(".pdn"),
-                "title": problem.game.tag("Title") or name,
-                "grade": _label(lang, grade),
-            }
-        )
+    collections = [
+        {
+            "title": localized(c.title, lang),
+            "href": f"{root}problemen/{c.slug}/",
+            "kind": _label(lang, f"kind_{c.kind}"),
+            "date": c.date,
+            "count": len(c.entries),
+            "counts": _counts([_row(e, site, lang, root) for e in c.entries], lang),
+        }
+        for c in site.collections
+    ]
+    rows = [
+        _row(entry, site, lang, root)
+        for collection in site.collections
+        for entry in collection.entries
+        if not wanted or entry.variant == wanted
+    ]
     return _TEMPLATES.get_template("problem_index.html").render(
-        items=items, empty=_label(lang, "none")
+        collections=collections,
+        rows=rows,
+        empty=_label(lang, "none"),
+        variants=sorted({str(row["variant"]) for row in rows}),
+        grades=[(g, _label(lang, g)) for g in GRADES],
+        collection_names=[(c.slug, localized(c.title, lang)) for c in site.collections],
+        labels=_Labels(lang),
     )

@@ -37,7 +37,7 @@ from tests.datafiles import PWCP
 
 pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
 
-PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
+PROBLEMS = Path(__file__).resolve().parents[2] / "problems" / "examples"
 
 
 @pytest.fixture(scope="module")

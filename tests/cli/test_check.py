@@ -113,7 +113,7 @@ def test_duals_adds_every_dual_to_the_report_with_its_kind(
 def test_jobs_judges_in_parallel_and_prints_in_input_order(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    problems = Path(__file__).resolve().parents[2] / "problems"
+    problems = Path(__file__).resolve().parents[2] / "problems" / "examples"
     files = [str(path) for path in sorted(problems.glob("*.pdn"))[:8]]
 
     def records(jobs: str) -> list[dict[str, object]]:

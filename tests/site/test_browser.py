@@ -228,7 +228,7 @@ def test_search_finds_a_move_and_a_word(browser: Any, server: str) -> None:
 
 
 def test_keyboard_steps_through_a_problem_of_the_collection(browser: Any, real_server: str) -> None:
-    games, errors = read_pdn_file(REPOSITORY / "problems" / "frisian-01.pdn")
+    games, errors = read_pdn_file(REPOSITORY / "problems" / "examples" / "frisian-01.pdn")
     assert not errors
     replayed = replay(games[0])
     steps = replayed.main.moves
@@ -242,7 +242,7 @@ def test_keyboard_steps_through_a_problem_of_the_collection(browser: Any, real_s
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     page = context.new_page()
     console = Console(page)
-    page.goto(f"{real_server}/problemen/frisian-01/")
+    page.goto(f"{real_server}/problemen/examples/frisian-01/")
     player = page.locator("#diagram-1")
     player.scroll_into_view_if_needed()
     assert status(page, "diagram-1") == "Beginstand"
@@ -254,5 +254,139 @@ def test_keyboard_steps_through_a_problem_of_the_collection(browser: Any, real_s
     page.keyboard.press("End")
     wait_status(page, "diagram-1", f"Zet {len(steps)}: {steps[-1].notation}")
     assert live_pieces(page, "diagram-1") == pieces(replayed.end)
+    assert console.problems == []
+    context.close()
+
+
+def _first_with(found: str) -> tuple[str, str, dict[str, Any]]:
+    """The first problem of the collections whose stored verdict has ``found`` ("cooks", or
+    "refutation" of the solution): its page address, collection and verdict."""
+    from rulebook_build.site.problems import ProblemSite
+
+    site = ProblemSite(REPOSITORY / "problems")
+    for collection in site.collections:
+        for entry in collection.entries:
+            record = site.record(entry)
+            assert record is not None
+            solution = record["solution"]
+            assert isinstance(solution, dict)
+            if (found == "cooks" and record["cooks"]) or (
+                found == "refutation" and solution["refutation"]
+            ):
+                return f"problemen/{collection.slug}/{entry.slug}/", collection.slug, record
+    raise AssertionError(f"no problem of the collections has {found}")
+
+
+@pytest.mark.parametrize("found", ["cooks", "refutation"])
+def test_keyboard_switches_to_a_cook_or_a_false_solution_and_steps_through_it(
+    browser: Any, real_server: str, found: str
+) -> None:
+    path, _collection, record = _first_with(found)
+    if found == "cooks":
+        cook = record["cooks"][0]
+        label, moves = f"Cook {cook['key']}", str(cook["line"]).split()
+    else:
+        label, moves = "Solution refuted", str(record["solution"]["refutation"]).split()
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{real_server}/en/{path}")
+    player = page.locator("#diagram-1")
+    player.scroll_into_view_if_needed()
+    buttons = page.locator("#diagram-1 .rb-player-line")
+    names = buttons.all_text_contents()
+    assert names[0] == "Solution" and label in names, names
+    start = live_pieces(page, "diagram-1")
+    player.focus()
+    # Down switches line by line; the status line (aria-live) says which line is shown
+    for _ in range(names.index(label)):
+        page.keyboard.press("ArrowDown")
+    page.wait_for_function(
+        "(text) => document.querySelector('#diagram-1 .rb-player-status').textContent"
+        ".startsWith(text)",
+        arg=f"Line: {label}.",
+        timeout=5000,
+    )
+    assert buttons.nth(names.index(label)).get_attribute("aria-pressed") == "true"
+    assert buttons.nth(0).get_attribute("aria-pressed") == "false"
+    assert live_pieces(page, "diagram-1") == start  # the line starts at the start position
+    shown = page.locator("#diagram-1 .rb-player-move").all_text_contents()
+    assert [m.split(". ")[-1].replace("… ", "") for m in shown] == moves
+    # step through the whole line: each move changes the board and is announced
+    before = start
+    for number, move in enumerate(moves, start=1):
+        page.keyboard.press("ArrowRight")
+        wait_status(page, "diagram-1", f"Move {number}: {move}")
+        now = live_pieces(page, "diagram-1")
+        assert now != before, move
+        before = now
+    assert page.locator('#diagram-1 [data-action="forward"]').get_attribute("aria-disabled") == (
+        "true"
+    )
+    # Up goes back to the solution
+    for _ in range(names.index(label)):
+        page.keyboard.press("ArrowUp")
+    wait_status(page, "diagram-1", "Solution.")
+    assert live_pieces(page, "diagram-1") == start
+    assert console.problems == []
+    context.close()
+
+
+def test_the_lines_are_written_out_without_javascript(browser: Any, real_server: str) -> None:
+    path, _collection, record = _first_with("cooks")
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{real_server}/en/{path}")
+    alternative = page.locator("#diagram-1 .rb-player-alt").first
+    assert alternative.is_visible()
+    assert f"Cook {record['cooks'][0]['key']}" in alternative.inner_text()
+    assert alternative.locator("svg").is_visible()  # the position the line leads to
+    context.close()
+
+
+def test_the_contest_table_filters_and_sorts_without_a_reload(
+    browser: Any, real_server: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{real_server}/en/problemen/pwcp-2/")
+    rows = page.locator("#rb-report tbody tr")
+    total = rows.count()
+    assert total == 59
+    page.evaluate("() => { window.rbSamePage = true; }")  # gone if the page reloads
+    page.locator('[data-filter="grade"]').select_option("incorrect")
+    visible = page.locator("#rb-report tbody tr:not([hidden])")
+    grades = set(visible.evaluate_all("rows => rows.map(r => r.dataset.grade)"))
+    assert grades == {"incorrect"}
+    assert page.locator(".rb-count").text_content() == f"{visible.count()} of {total} shown"
+    page.locator('[data-filter="grade"]').select_option("")
+    page.locator('th[data-sort="pieces"] button').click()
+    pieces = rows.evaluate_all("rows => rows.map(r => Number(r.dataset.pieces))")
+    assert pieces == sorted(pieces)
+    assert page.locator('th[data-sort="pieces"]').get_attribute("aria-sort") == "ascending"
+    page.locator('th[data-sort="pieces"] button').click()
+    pieces = rows.evaluate_all("rows => rows.map(r => Number(r.dataset.pieces))")
+    assert pieces == sorted(pieces, reverse=True)
+    assert page.evaluate("() => window.rbSamePage === true")
+    assert console.problems == []
+    context.close()
+
+
+def test_the_index_finds_a_problem_by_composer(browser: Any, real_server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{real_server}/en/problemen/")
+    page.locator('[data-filter="text"]').fill("fedorov")
+    visible = page.locator("#rb-problem-grid li:not([hidden])")
+    assert visible.count() >= 1
+    assert all("Fedorov" in text for text in visible.all_inner_texts())
+    page.locator('[data-filter="text"]').fill("")
+    page.locator('[data-filter="collection"]').select_option("pwcp-2")
+    assert page.locator("#rb-problem-grid li:not([hidden])").count() == 59
+    # usable at phone width: nothing wider than the screen
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
     assert console.problems == []
     context.close()

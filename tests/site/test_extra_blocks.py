@@ -12,10 +12,15 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.site.comparison import render_comparison, render_score
-from rulebook_build.site.problems import ProblemCollection, render_index, render_problem
+from rulebook_build.site.problems import (
+    ProblemSite,
+    render_collection,
+    render_index,
+    render_problem,
+)
 
 
-def no_diagram(block: str) -> str:
+def no_diagram(block: str, lines: object = ()) -> str:
     return f"<pre class='diagram'>{block}</pre>"
 
 
@@ -59,21 +64,41 @@ PROBLEM = """[Event "t"]
 [SetUp "1"]
 [FEN "W:W6,11,18,22,28:B17,32,36,37,43"]
 [GameType "20"]
-[Composer "rulebook_build team"]
+[Composer "A. Composer"]
+[Source "Het Blad, 1990"]
 [Title "Offer op 1"]
 [Stipulation "White to play and win"]
 
 1. 6-1 32x12 2. 1x31 36x18 3. 11x13 2-0
 """
 
+METADATA = """title = "Test"
+kind = "contest"
+entry = "number"
+stage = "final"
+[points]
+1 = 12.5
+[[claims]]
+entry = "1"
+kind = "anticipation"
+by = "B. Solver"
+text = "as in Het Blad, 1985"
+"""
 
-def make_collection(folder: Path, *, with_verdict: bool) -> ProblemCollection:
-    (folder / "international-01.pdn").write_text(PROBLEM, encoding="utf-8")
+
+def make_site(
+    root: Path, *, with_verdict: bool, extra: dict[str, object] | None = None
+) -> ProblemSite:
+    folder = root / "test"
+    folder.mkdir(exist_ok=True)
+    (folder / "collection.toml").write_text(METADATA, encoding="utf-8")
+    (folder / "p.pdn").write_text(PROBLEM, encoding="utf-8")
     if with_verdict:
-        games, _ = read_pdn_file(folder / "international-01.pdn")
-        record = {
+        games, _ = read_pdn_file(folder / "p.pdn")
+        record: dict[str, object] = {
             "digest": problem_digest(games[0], INTERNATIONAL),
             "verdict": "sound",
+            "grade": "correct",
             "winning_keys": ["6-1"],
             "criteria": {
                 name: {"status": "pass", "detail": f"detail {name}"}
@@ -81,34 +106,39 @@ def make_collection(folder: Path, *, with_verdict: bool) -> ProblemCollection:
             },
         }
         # as 'rulebook check --json' writes it: the English detail and the message behind it
-        record["criteria"]["D"] = {
+        record["criteria"]["D"] = {  # type: ignore[index]
             "status": "pass",
             "detail": "each of the 7 men is needed: without it the solution fails",
             "message": "d_pass",
             "args": {"count": 7},
         }
-        (folder / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
-    return ProblemCollection(folder)
+        record.update(extra or {})
+        (root / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return ProblemSite(root)
 
 
-def problem_page(folder: Path, lang: str) -> str:
+def problem_page(root: Path, lang: str, **extra: object) -> str:
     return render_problem(
-        "file: international-01.pdn",
+        "collection: test\nentry: 01",
         lang=lang,
         where="p.md:3",
-        collection=make_collection(folder, with_verdict=True),
+        site=make_site(root, with_verdict=True, extra=extra),
         diagram=no_diagram,
+        root="../../../",
     )
 
 
 def test_problem_page_shows_tags_solution_player_and_verdict(tmp_path: Path) -> None:
     html = problem_page(tmp_path, "nl")
-    assert "rulebook_build team" in html and "Internationaal" in html
+    assert "A. Composer" in html and "Het Blad, 1990" in html and "Internationaal" in html
     assert "moves: 6-1 32x12 1x31 36x18 11x13" in html  # the player's main line
     assert "1. 6-1 32x12 2. 1x31 36x18 3. 11x13" in html  # the solution text
-    assert "Eindoordeel: correct" in html and "detail C" in html
+    assert "correct</span>" in html and "detail C" in html
     # the detail with a message is shown in the page's language, the others as written
     assert "elk van de 7 schijven is nodig" in html and "each of the 7" not in html
+    # the collection it belongs to, and the claim the contest published against it
+    assert '<a href="../../../problemen/test/">Test</a>, 1' in html
+    assert "voorganger" in html and "B. Solver" in html
 
 
 def test_the_english_page_shows_the_english_detail(tmp_path: Path) -> None:
@@ -116,23 +146,75 @@ def test_the_english_page_shows_the_english_detail(tmp_path: Path) -> None:
     assert "each of the 7 men is needed: without it the solution fails" in html
 
 
+def test_cooks_duals_and_false_solutions_become_lines_of_the_player(tmp_path: Path) -> None:
+    seen: list[tuple[str, str, str]] = []
+
+    def diagram(block: str, lines: object = ()) -> str:
+        seen.extend(lines)  # type: ignore[arg-type]
+        return "<pre></pre>"
+
+    render_problem(
+        "collection: test\nentry: 01",
+        lang="en",
+        where="p.md:3",
+        site=make_site(
+            tmp_path,
+            with_verdict=True,
+            extra={
+                "cooks": [{"key": "6-1", "line": "6-1 32x12", "combination": False}],
+                "duals": [
+                    {
+                        "after": "6-1 32x12",
+                        "moves": ["1x31", "1x23"],
+                        "kind": "variation",
+                        "level": "remark",
+                    },
+                    {
+                        "after": "6-1 32x12",
+                        "moves": ["1x31", "1x45"],
+                        "kind": "landing",
+                        "level": "info",
+                    },
+                ],
+                "tries": [{"key": "28-23", "line": "28-23 17x28", "refutation": "17x28"}],
+            },
+        ),
+        diagram=diagram,
+        root="",
+    )
+    labels = [label for label, _sentence, _moves in seen]
+    assert labels == ["Cook 6-1", "Dual 1x23", "Try 28-23?"]  # information-only duals are not
+    assert seen[1][2] == "6-1 32x12 1x23"
+    assert "Black refutes with 17x28" in seen[2][1]
+
+
 def test_problem_page_refuses_a_stale_verdict(tmp_path: Path) -> None:
-    collection = make_collection(tmp_path, with_verdict=False)
+    site = make_site(tmp_path, with_verdict=False)
     with pytest.raises(RulebookError) as caught:
         render_problem(
-            "file: international-01.pdn",
+            "collection: test\nentry: 01",
             lang="en",
             where="p.md:3",
-            collection=collection,
+            site=site,
             diagram=no_diagram,
+            root="",
         )
-    assert "rulebook check --json problems/" in str(caught.value)
+    assert "rulebook check --json" in str(caught.value) and "p.pdn:1" in str(caught.value)
 
 
-def test_problem_index_links_each_problem_of_its_variant(tmp_path: Path) -> None:
-    collection = make_collection(tmp_path, with_verdict=True)
-    html = render_index("variant: international", lang="en", where="i.md:1", collection=collection)
-    assert '<a href="international-01/">Offer op 1</a>' in html and "(sound)" in html
+def test_collection_page_is_a_jury_report(tmp_path: Path) -> None:
+    site = make_site(tmp_path, with_verdict=True)
+    html = render_collection("collection: test", lang="en", where="c.md:1", site=site, root="../")
+    assert 'data-grade="correct"' in html and "12.5" in html  # grade and points
+    assert "final award" in html and "anticipation (B. Solver)" in html
+    assert '<a href="../problemen/test/01/">1</a>' in html
+
+
+def test_problem_index_lists_every_problem_with_its_grade(tmp_path: Path) -> None:
+    site = make_site(tmp_path, with_verdict=True)
+    html = render_index("", lang="en", where="i.md:1", site=site, root="")
+    assert '<a href="problemen/test/01/">Offer op 1</a>' in html and ">correct<" in html
+    assert 'data-text="offer op 1 a. composer het blad, 1990 test"' in html
     assert "no problems yet" in render_index(
-        "variant: frisian", lang="en", where="i.md:1", collection=collection
+        "variant: frisian", lang="en", where="i.md:1", site=site, root=""
     )

@@ -8,11 +8,9 @@ entities; each page that shows the problem is opened in Debian's Chromium.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,16 +58,27 @@ def hostile_problem() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _problem_pages(root: Path) -> None:
-    """Write the problem pages as ``scripts/problem_pages.py`` does, for the copy at ``root``."""
-    spec = importlib.util.spec_from_file_location(
-        "problem_pages", REPOSITORY / "scripts" / "problem_pages.py"
+def hostile_metadata() -> str:
+    """A collection whose every text is an attack too (``collection.toml`` is outside text)."""
+    text = json.dumps  # a JSON string is a TOML basic string
+    return "\n".join(
+        [
+            f"title = {text('Collection ' + ATTACKS[0])}",
+            'kind = "contest"',
+            'entry = "number"',
+            f"organiser = {text(ATTACKS[1])}",
+            f"jury = {text(ATTACKS[3])}",
+            f"description = {{ nl = {text(ATTACKS[2])}, en = {text(ATTACKS[4])} }}",
+            f"source = {text(ATTACKS[5])}",
+            "source_url = \"javascript:window.pwned='url'\"",
+            "[[claims]]",
+            'entry = "1"',
+            'kind = "cook"',
+            f"by = {text(ATTACKS[1])}",
+            f"line = {text(ATTACKS[0])}",
+            "",
+        ]
     )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for target, text in module.pages(root).items():
-        target.write_text(text, encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +87,11 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPOSITORY / "docs", root / "docs")
     shutil.copytree(REPOSITORY / "problems", root / "problems")
-    path = root / "problems" / "international-99.pdn"
+    folder = root / "problems" / "hostile"
+    folder.mkdir()
+    (folder / "collection.toml").write_text(hostile_metadata(), encoding="utf-8")
+    path = folder / "hostile.pdn"
     path.write_text(hostile_problem(), encoding="utf-8")
-    _problem_pages(root)
     # its verdict, as 'rulebook check --json' stores it
     games, errors = read_pdn_file(path)
     assert not errors
@@ -102,7 +113,8 @@ def server(hostile_site: Site) -> Iterator[str]:
 PAGES = [
     f"{prefix}problemen/{page}"
     for prefix in ("", "en/", "fy/")
-    for page in ("international-99/", "")  # the problem's page, and the list with its title
+    # the problem's page, its collection's page and the index, each with its title
+    for page in ("hostile/01/", "hostile/", "")
 ]
 
 
@@ -138,10 +150,13 @@ def test_nothing_from_the_problem_runs_and_its_text_shows_literally(
     )
     text = page.locator("article").inner_text()
     assert TITLE in text  # the title as written, tags and all
-    if path.endswith("international-99/"):
+    if path.endswith("hostile/01/"):
         for tag in ("Composer", "Source"):
             index = TAGS.index(tag)
             assert f"{tag} {ATTACKS[index % len(ATTACKS)]}" in text, tag
+    if path.endswith("hostile/"):  # the collection's own texts, and its claim
+        assert "Collection " + ATTACKS[0] in text
+        assert ATTACKS[1] in text and ATTACKS[5] in text
     context.close()
 
 
@@ -150,7 +165,7 @@ def test_the_policy_allows_the_theme_scripts_by_hash_and_none_in_the_article(
 ) -> None:
     """A script that got into a page's text would still not run: only the theme's inline
     scripts (outside the article) are allowed, by their hashes."""
-    page_path = hostile_site.site / "en" / "problemen" / "international-99" / "index.html"
+    page_path = hostile_site.site / "en" / "problemen" / "hostile" / "01" / "index.html"
     built = page_path.read_text(encoding="utf-8")
     assert '<meta http-equiv="Content-Security-Policy"' in built
     # smuggle a script into the article of the built page, as a flaw elsewhere might
@@ -165,7 +180,7 @@ def test_the_policy_allows_the_theme_scripts_by_hash_and_none_in_the_article(
     page.on(
         "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
     )
-    page.goto(f"{server}/en/problemen/international-99/smuggled.html")
+    page.goto(f"{server}/en/problemen/hostile/01/smuggled.html")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("() => window.pwned === undefined")
     assert violations  # refused, and said so

@@ -3,7 +3,9 @@
  *
  * Turns every <figure class="solution-player"> into a board that steps through its moves:
  * buttons (start, back, play/pause, forward, end) and keys (Left, Right, Home, End, Space)
- * while the player has focus.  Captures move leg by leg; the captured pieces fade as the
+ * while the player has focus.  A player with other lines (a cook, a dual, a false solution)
+ * has a button per line and the Up and Down keys to switch between them; the status line
+ * (aria-live) says which line is shown.  Captures move leg by leg; the captured pieces fade as the
  * capturing piece passes and leave the board when the move is complete.
  *
  * The script knows no rules: the page embeds, per step, the route, the captured squares,
@@ -48,7 +50,20 @@
     root.querySelector(".rb-player-bar").hidden = false;
 
     this.status = root.querySelector(".rb-player-status");
+    this.moveList = root.querySelector(".rb-player-move-list");
     this.moves = root.querySelectorAll(".rb-player-move");
+    this.line = 0;
+    this.lineButtons = root.querySelectorAll(".rb-player-line");
+    var switcher = root.querySelector(".rb-player-lines");
+    if (switcher && data.lines) {
+      switcher.hidden = false;
+      for (var b = 0; b < this.lineButtons.length; b++) {
+        this.lineButtons[b].addEventListener(
+          "click",
+          this.showLine.bind(this, Number(this.lineButtons[b].getAttribute("data-line")))
+        );
+      }
+    }
     this.buttons = {};
     var self = this;
     var buttons = root.querySelectorAll(".rb-player-button");
@@ -59,7 +74,10 @@
     }
     root.classList.add("rb-js");
     root.tabIndex = 0;
-    root.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight Home End Space");
+    root.setAttribute(
+      "aria-keyshortcuts",
+      "ArrowLeft ArrowRight Home End Space" + (data.lines ? " ArrowUp ArrowDown" : "")
+    );
     var help = root.querySelector(".rb-player-help");
     if (help && help.id) {
       root.setAttribute("aria-describedby", help.id);
@@ -165,6 +183,40 @@
     this.setEnabled("back", index > 0);
     this.setEnabled("forward", index < this.last);
     this.setEnabled("last", index < this.last);
+  };
+
+  /* Switch to line `index` of data.lines (0: the solution) and show its start. */
+  Player.prototype.showLine = function (index) {
+    var lines = this.data.lines;
+    if (!lines || index < 0 || index >= lines.length) {
+      return;
+    }
+    this.setPlaying(false);
+    this.cancel();
+    var line = lines[index];
+    this.line = index;
+    this.steps = line.steps;
+    this.last = this.steps.length - 1;
+    while (this.moveList.firstChild) {
+      this.moveList.removeChild(this.moveList.firstChild);
+    }
+    for (var i = 0; i < line.moves.length; i++) {
+      var span = document.createElement("span");
+      span.className = "rb-player-move";
+      span.setAttribute("data-ply", String(line.moves[i][0]));
+      span.textContent = line.moves[i][1];
+      if (i > 0) {
+        this.moveList.appendChild(document.createTextNode(" "));
+      }
+      this.moveList.appendChild(span);
+    }
+    this.moves = this.moveList.querySelectorAll(".rb-player-move");
+    for (var j = 0; j < this.lineButtons.length; j++) {
+      var pressed = Number(this.lineButtons[j].getAttribute("data-line")) === index;
+      this.lineButtons[j].setAttribute("aria-pressed", pressed ? "true" : "false");
+    }
+    this.render(0, false);
+    this.status.textContent = line.announce;
   };
 
   Player.prototype.setEnabled = function (action, enabled) {
@@ -331,6 +383,16 @@
         break;
       case "End":
         this.jump(this.last);
+        break;
+      case "ArrowDown":
+      case "ArrowUp":
+        if (!this.data.lines) {
+          return;
+        }
+        this.showLine(
+          (this.line + (event.key === "ArrowDown" ? 1 : this.data.lines.length - 1)) %
+            this.data.lines.length
+        );
         break;
       case " ":
       case "Spacebar":
