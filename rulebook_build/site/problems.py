@@ -40,7 +40,9 @@ from rulebook_build.notation.replay import ReplayedLine, replay
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
-REFRESH: Final = f"rulebook check --json --time-limit 20 problems/ > problems/{VERDICTS_FILE}"
+REFRESH: Final = (
+    f"rulebook check --json --time-limit 20 --jobs 2 problems/ > problems/{VERDICTS_FILE}"
+)
 """The command that refreshes the stored verdicts (the README's figures use the same)."""
 GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")
 SHOWN_DUALS: Final = 3

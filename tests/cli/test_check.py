@@ -59,7 +59,13 @@ def test_a_sound_problem_exits_0_with_the_contract_fields(
     assert record["grade"] == "correct" and record["summary"] == "correct"
     assert record["white_wins"] == "proved"
     assert record["winning_keys"] == ["31-27"]
-    assert record["solution"] == {"legal": True, "key": "31-27", "key_wins": True, "error": None}
+    assert record["solution"] == {
+        "legal": True,
+        "key": "31-27",
+        "key_wins": True,
+        "error": None,
+        "refutation": None,  # an extension: the line to Black's refutation of a false solution
+    }
     criteria = record["criteria"]
     assert isinstance(criteria, dict) and list(criteria) == CRITERIA
     # the contract's two fields, and the extension that lets the site translate the detail
