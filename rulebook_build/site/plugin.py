@@ -52,6 +52,14 @@ from mkdocs.structure.pages import Page
 
 from rulebook_build.errors import RulebookError
 from rulebook_build.render.strings import language_of
+from rulebook_build.site.checker_page import (
+    BUNDLE_DEST,
+    PYODIDE_DEST,
+    PYODIDE_FILES,
+    pyodide_folder,
+    python_bundle,
+    render_checker,
+)
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
 from rulebook_build.site.fences import DraughtsExtension
@@ -68,7 +76,9 @@ from rulebook_build.site.problems import (
 log = get_plugin_logger("rulebook")
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
-ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js")
+ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js")
+WORKER_FILES: Final = ("checker-worker.js",)
+"""Assets that are not page scripts: the checker's worker is started by checker.js."""
 ASSET_DEST: Final = "assets/rulebook"
 
 FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
@@ -126,6 +136,8 @@ class RulebookConfig(base.Config):  # type: ignore[no-untyped-call]
     cache = c.Type(bool, default=True)
     """Keep rendered diagrams in ``cache_dir`` between builds."""
     cache_dir = c.Type(str, default=".cache/rulebook")
+    submissions = c.Type(str, default="")
+    """The address the "check your problem" page tells composers to send their PDN file to."""
     """Cache folder, relative to ``mkdocs.yml``."""
     fallback_notice = c.Type(bool, default=True)
     """Show a notice on pages shown in Dutch because their translation is missing."""
@@ -160,6 +172,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.not_found_page: str | None = None
         self.reported: set[str] = set()
         self.problems = ProblemSite(self.project_dir / "problems")
+        self.bundle: bytes | None = None
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -186,6 +199,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self.reported = set()  # a new site build (not a language nested in one)
             # the collections and verdicts, read once for every language of this build
             self.problems = ProblemSite(self.project_dir / "problems")
+            self.bundle = None
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
@@ -193,6 +207,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 "draughts-problem": self._render_problem,
                 "draughts-problems": self._render_problem_index,
                 "draughts-collection": self._render_collection,
+                "draughts-checker": self._render_checker,
                 "draughts-comparison": self._render_comparison,
                 "draughts-score": self._render_score,
             }
@@ -239,6 +254,21 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         except OSError as error:
             raise PluginError(f"rulebook: cannot write {path}: {error}") from error
 
+    @staticmethod
+    def _write_bytes_if_changed(path: Path, data: bytes) -> None:
+        try:
+            if path.read_bytes() == data:
+                return
+        except OSError:
+            pass
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(".tmp")
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
+        except OSError as error:
+            raise PluginError(f"rulebook: cannot write {path}: {error}") from error
+
     def _newest_source(self, config: MkDocsConfig) -> int:
         newest = 0.0
         candidates = [Path(config.config_file_path)] if config.config_file_path else []
@@ -264,6 +294,23 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             uri = f"{ASSET_DEST}/{name}"
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
+        for name in WORKER_FILES:
+            uri = f"{ASSET_DEST}/{name}"
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
+        pyodide = pyodide_folder(self.project_dir)
+        if pyodide is not None:
+            for name in PYODIDE_FILES:
+                uri = f"{PYODIDE_DEST}/{name}"
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
+            if files.get_file_from_path(BUNDLE_DEST) is None:
+                # a real file: static-i18n looks at every file's source path
+                path = self.project_dir / self.config.cache_dir / "generated" / "python.zip"
+                if self.bundle is None:
+                    self.bundle = python_bundle()
+                    self._write_bytes_if_changed(path, self.bundle)
+                files.append(File.generated(config, BUNDLE_DEST, abs_src_path=str(path)))
         self.search_worker = _material_search_worker(files)
         if self.search_worker and files.get_file_from_path(SEARCH_WORKER) is None:
             source = SEARCH_WORKER_SOURCE.format(worker=self.search_worker.rsplit("/", 1)[-1])
@@ -442,6 +489,22 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
 
     def _render_problem_index(self, text: str, line: int, indent: int) -> str:
         return self._extra_block(text, line, "index")
+
+    def _render_checker(self, text: str, line: int, indent: int) -> str:
+        state = self.page or _PageState("<page>", 0, self.building)
+        available = pyodide_folder(self.project_dir) is not None
+        if not available and "pyodide" not in self.reported:
+            self.reported.add("pyodide")
+            log.info(
+                "node_modules/pyodide is missing: the check page says so instead of offering "
+                "the in-browser checker ('npm ci' installs it)"
+            )
+        return render_checker(
+            lang=state.lang,
+            root=state.root,
+            available=available,
+            address=self.config.submissions,
+        )
 
     def _render_collection(self, text: str, line: int, indent: int) -> str:
         return self._extra_block(text, line, "collection")

@@ -427,6 +427,9 @@
     }
   }
 
+  /* for players a page adds later (the "check your problem" page) */
+  window.rbPlayers = setup;
+
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(setup);
   } else if (document.readyState === "loading") {

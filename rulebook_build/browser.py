@@ -1,0 +1,238 @@
+"""The checker's entry points for the "check your problem" page, run in the reader's browser.
+
+The page runs this module under Pyodide in a Web Worker (``site/assets/checker-worker.js``):
+the same rules, notation and checker code as ``rulebook check``, with the Python proof search
+(the compiled one is not there) and without endgame tables, so what it cannot settle in the
+time given it calls undecided, as the command line does.  Every function takes and returns
+JSON text, so the worker passes plain strings and nothing from a pasted problem is ever
+evaluated: it is read by the notation layer and shown by the page as text only.
+
+    load(text)                        a pasted FEN or PDN problem -> its parts, or the error
+    moves(fen, variant, solution, lang)   the solution checked move by move, and its player
+    check(problem, seconds, lang)     the judgement, as ``rulebook check --json`` prints it
+    pdn(problem)                      the problem as a PDN file for a contest
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from rulebook_build.checker.judge import CRITERIA, Judge
+from rulebook_build.checker.messages import render
+from rulebook_build.checker.search import ProofSearch
+from rulebook_build.errors import RulebookError
+from rulebook_build.notation.diagram import DiagramSpec
+from rulebook_build.notation.fen import format_fen, parse_fen
+from rulebook_build.notation.pdn import MAX_GAME_CHARACTERS, read_pdn
+from rulebook_build.notation.replay import game_variant, replay, start_position
+from rulebook_build.notation.resolve import move_notation, resolve_move
+from rulebook_build.render.html import player_html
+from rulebook_build.rules import Move, Position, Variant, find_variant
+
+GAMETYPES: Final = {"international": 20, "frisian": 40}
+MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
+"""A move as typed: ``32-28``, ``26x37x48``; move numbers and results around it are skipped."""
+TAGS: Final = ("Event", "Site", "Date", "Composer", "Title", "Source", "Stipulation")
+"""The tags the page keeps and writes (besides SetUp, FEN and GameType)."""
+
+
+def _error(error: RulebookError) -> dict[str, Any]:
+    return {
+        "message": error.message,
+        "line": error.line,
+        "column": error.column,
+        "expected": error.expected,
+        "text": str(error),
+    }
+
+
+def _variant(name: str) -> Variant:
+    return find_variant(name if name in GAMETYPES else "international")
+
+
+def load(text: str) -> str:
+    """A pasted problem: a FEN (``W:W31,32:B18``) or a PDN game with a FEN tag.  Returns
+    ``{"fen", "variant", "solution", "tags"}`` or ``{"error": {...}}`` (located as on the
+    command line: line, column, what was expected)."""
+    text = text.strip()
+    try:
+        if len(text) > MAX_GAME_CHARACTERS:
+            raise RulebookError(
+                f"the problem is {len(text):,} characters long; at most "
+                f"{MAX_GAME_CHARACTERS:,} are read",
+                source="<pasted>",
+            )
+        if not text.startswith("[") and ":" in text and "\n" not in text:
+            position = parse_fen(text, source="<pasted>")
+            return json.dumps(
+                {"fen": format_fen(position), "variant": "", "solution": "", "tags": {}}
+            )
+        games, errors = read_pdn(text, source="<pasted>")
+        if errors:
+            raise errors[0]
+        problems = [game for game in games if game.is_problem]
+        if not problems:
+            raise RulebookError(
+                'no problem here: a PDN problem needs [SetUp "1"] and a [FEN "..."] tag',
+                source="<pasted>",
+            )
+        game = problems[0]
+        variant = game_variant(game)
+        if variant is None:
+            raise RulebookError(
+                f"GameType {game.gametype!r} is not International (20) or Frisian (40)",
+                source="<pasted>",
+                line=game.line,
+            )
+        position = start_position(game, variant)
+        replayed = replay(game, variant=variant)
+        solution = _numbered([step.notation for step in replayed.main.moves], position)
+        tags = {name: value for name, value in game.tags if name in TAGS}
+        return json.dumps(
+            {
+                "fen": format_fen(position),
+                "variant": variant.name,
+                "solution": solution,
+                "tags": tags,
+            }
+        )
+    except RulebookError as error:
+        return json.dumps({"error": _error(error)})
+
+
+def _numbered(moves: list[str], position: Position) -> str:
+    words: list[str] = []
+    ply = 0 if position.white_to_move else 1
+    for index, move in enumerate(moves):
+        number = (ply + index) // 2 + 1
+        if (ply + index) % 2 == 0:
+            words.append(f"{number}. {move}")
+        elif index == 0:
+            words.append(f"{number}... {move}")
+        else:
+            words.append(move)
+    return " ".join(words)
+
+
+def moves(fen: str, variant: str, solution: str, lang: str) -> str:
+    """The typed solution, move by move: each move's text, where it stands in the typed text
+    (``start``, ``end``), whether it is legal and why not; and the solution player of the legal
+    moves (the site's own player, as HTML our renderer made)."""
+    rules = _variant(variant)
+    try:
+        position = parse_fen(fen, variant=rules, source="<board>")
+    except RulebookError as error:
+        return json.dumps({"error": _error(error), "moves": [], "player": ""})
+    start = current = position
+    played: list[Move] = []
+    found: list[dict[str, Any]] = []
+    for match in MOVE.finditer(solution):
+        written = re.sub(r"\s+", "", match.group(0)).replace("×", "x").replace(":", "x")
+        entry: dict[str, Any] = {"text": written, "start": match.start(), "end": match.end()}
+        if len(played) < len(found):  # an earlier move was illegal: the rest is not checked
+            entry["legal"] = None
+        else:
+            try:
+                move = resolve_move(current, written)
+                entry["legal"] = True
+                entry["notation"] = move_notation(move, current.legal_moves())
+                played.append(move)
+                current = current.play(move)
+            except RulebookError as error:
+                entry["legal"] = False
+                entry["reason"] = error.message
+        found.append(entry)
+    spec = DiagramSpec(start, variant=rules, moves=tuple(played), numbers=True)
+    figure = player_html(spec, lang=lang, id_prefix="rb-check-player") if played else ""
+    return json.dumps({"moves": found, "player": figure, "fen": format_fen(start)})
+
+
+def _pdn_text(problem: dict[str, Any]) -> str:
+    """The problem as one PDN game: its tags, SetUp/FEN/GameType, the solution, a result."""
+    rules = _variant(str(problem.get("variant", "")))
+    tags = problem.get("tags") or {}
+    lines = []
+    for name in TAGS:
+        value = str(tags.get(name, "")).replace("\\", "\\\\").replace('"', '\\"')
+        value = " ".join(value.split())
+        if value or name in ("Event", "Site", "Date"):
+            lines.append(f'[{name} "{value or "?"}"]')
+    lines += [
+        '[Result "*"]',
+        '[SetUp "1"]',
+        f'[FEN "{problem.get("fen", "")}"]',
+        f'[GameType "{GAMETYPES[rules.name]}"]',
+    ]
+    solution = " ".join(str(problem.get("solution", "")).split())
+    return "\n".join(lines) + f"\n\n{solution} *\n"
+
+
+def pdn(problem_json: str) -> str:
+    """The problem as a PDN file with the tags a contest needs; ``{"pdn"}`` or an error."""
+    text = _pdn_text(json.loads(problem_json))
+    _games, errors = read_pdn(text, source="<problem>")
+    if errors:
+        return json.dumps({"error": _error(errors[0])})
+    return json.dumps({"pdn": text})
+
+
+class _CountingJudge(Judge):
+    """A judge whose searches report their nodes, summed, to ``counted``."""
+
+    def __init__(self, variant: Variant, counted: Callable[[int], None] | None, **options: Any):
+        self._counted = counted
+        self._searches: list[ProofSearch] = []
+        super().__init__(variant, **options)
+
+    def _new_search(self) -> ProofSearch:
+        search = ProofSearch(self.variant, tables=None, prover=None, progress=self._report)
+        self._searches.append(search)
+        return search
+
+    def _report(self, _nodes: int) -> None:
+        if self._counted is not None:
+            self._counted(self.nodes())
+
+    def nodes(self) -> int:
+        return sum(search.nodes for search in self._searches)
+
+
+def check(
+    problem_json: str,
+    seconds: float,
+    lang: str,
+    progress: Callable[[str], None] | None = None,
+    counted: Callable[[int], None] | None = None,
+) -> str:
+    """Judge the problem as ``rulebook check --json --no-tables --python-only`` does; the
+    record adds ``report``: the grade, the summary and each criterion's status and detail in
+    the page's language (the messages of ``checker/messages.py``)."""
+    text = _pdn_text(json.loads(problem_json))
+    try:
+        games, errors = read_pdn(text, source="<problem>")
+        if errors:
+            raise errors[0]
+        game = games[0]
+        variant = game_variant(game)
+        assert variant is not None
+        position = start_position(game, variant)
+    except RulebookError as error:
+        return json.dumps({"error": _error(error)})
+    started = time.perf_counter()
+    judge = _CountingJudge(variant, counted, tables=None, progress=progress, prover=None)
+    judgement = judge.judge(game, position, seconds=float(seconds), full=True)
+    judgement.seconds = time.perf_counter() - started
+    record = judgement.as_json()
+    rows = []
+    for name in CRITERIA:
+        criterion = judgement.criteria[name]
+        detail = render(criterion.message, criterion.args, lang) if criterion.message else None
+        rows.append(
+            {"name": name, "status": criterion.status, "detail": detail or criterion.detail}
+        )
+    record["report"] = {"rows": rows, "nodes": judge.nodes()}
+    return json.dumps(record)

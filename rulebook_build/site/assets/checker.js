@@ -1,0 +1,514 @@
+/*
+ * rulebook_build "check your problem" page.
+ *
+ * A board editor (click, tap or keys), the variant and the side to move, a pasted FEN or PDN
+ * problem, the solution checked move by move as it is typed, the site's own solution player,
+ * and the checker's verdict, all from the project's Python code running in a Web Worker
+ * (checker-worker.js, Pyodide).  A link "#pdn=<url-encoded PDN>" opens the page with that
+ * problem; "&run=1" starts the check at once.  When a check ends, the report's root element
+ * carries data-verdict and data-grade with the values of `rulebook check --json`.
+ *
+ * What arrives by link or paste is untrusted: it goes to Python as a string, and what comes
+ * back is shown with textContent only.  The one piece of HTML inserted is the solution player,
+ * which the project's renderer made (it escapes every text it holds).
+ */
+(function () {
+  "use strict";
+
+  var CYCLE = ["", "w", "b", "W", "B"];
+  var DEBOUNCE_MS = 250;
+
+  function App(root) {
+    this.root = root;
+    /* absolute: the worker resolves addresses against its own location, not the page's */
+    this.base = new URL(root.getAttribute("data-base"), window.location.href).href;
+    this.lang = root.getAttribute("data-lang");
+    this.strings = JSON.parse(root.querySelector(".rb-checker-strings").textContent);
+    this.pieces = {};
+    this.pending = {};
+    this.nextId = 1;
+    this.ready = false;
+    this.checking = null;
+    this.timer = null;
+    this.find = function (selector) {
+      return root.querySelector(selector);
+    };
+    this.squares = root.querySelectorAll(".rb-sq.rb-dark");
+    this.variant = this.find(".rb-variant");
+    this.toMove = this.find(".rb-to-move");
+    this.solution = this.find(".rb-solution-input");
+    this.progress = this.find(".rb-progress");
+    this.report = this.find(".rb-check-report");
+    this.checkButton = this.find(".rb-check");
+    this.cancelButton = this.find(".rb-cancel");
+    this.find(".rb-checker-app").hidden = false;
+    this.bind();
+    this.startWorker();
+    this.paintBoard();
+    this.fromHash();
+  }
+
+  App.prototype.say = function (key, values) {
+    var text = this.strings[key] || key;
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(String(values[name]));
+    });
+    return text;
+  };
+
+  /* ------------------------------------------------------------------ the worker */
+
+  App.prototype.startWorker = function () {
+    var self = this;
+    this.ready = false;
+    this.checkButton.disabled = true;
+    this.worker = new Worker(this.base + "rulebook/checker-worker.js", { type: "module" });
+    this.worker.onmessage = function (event) {
+      self.onWorker(event.data);
+    };
+    this.worker.onerror = function (event) {
+      self.progress.textContent = String(event.message || "worker error");
+    };
+    this.worker.postMessage({ id: 0, base: this.base, op: "start", args: [] });
+  };
+
+  App.prototype.onWorker = function (message) {
+    if (message.ready) {
+      this.ready = true;
+      this.checkButton.disabled = false;
+      if (!this.checking) {
+        this.progress.textContent = this.say("ready");
+      }
+      return;
+    }
+    var waiting = this.pending[message.id];
+    if (!waiting) {
+      if (message.failure) {
+        this.progress.textContent = message.failure;
+      }
+      return;
+    }
+    if (message.progress) {
+      if (waiting.progress) {
+        waiting.progress(message.progress);
+      }
+      return;
+    }
+    delete this.pending[message.id];
+    if (message.failure) {
+      waiting.reject(new Error(message.failure));
+    } else {
+      waiting.resolve(JSON.parse(message.result));
+    }
+  };
+
+  App.prototype.call = function (op, args, progress) {
+    var self = this;
+    var id = this.nextId++;
+    return new Promise(function (resolve, reject) {
+      self.pending[id] = { resolve: resolve, reject: reject, progress: progress };
+      self.worker.postMessage({ id: id, base: self.base, op: op, args: args });
+    });
+  };
+
+  /* ------------------------------------------------------------------ the board */
+
+  App.prototype.bind = function () {
+    var self = this;
+    for (var i = 0; i < this.squares.length; i++) {
+      this.squares[i].addEventListener("click", function (event) {
+        var square = Number(event.currentTarget.getAttribute("data-square"));
+        var now = self.pieces[square] || "";
+        var next = CYCLE[(CYCLE.indexOf(now) + 1) % CYCLE.length];
+        if (next) {
+          self.pieces[square] = next;
+        } else {
+          delete self.pieces[square];
+        }
+        self.paintBoard();
+        self.changed();
+      });
+      this.squares[i].addEventListener("keydown", function (event) {
+        self.onBoardKey(event);
+      });
+    }
+    this.find(".rb-clear").addEventListener("click", function () {
+      self.pieces = {};
+      self.paintBoard();
+      self.changed();
+    });
+    this.variant.addEventListener("change", function () {
+      self.changed();
+    });
+    this.toMove.addEventListener("change", function () {
+      self.changed();
+    });
+    this.solution.addEventListener("input", function () {
+      self.changed();
+    });
+    this.find(".rb-load").addEventListener("click", function () {
+      self.load(self.find(".rb-paste").value);
+    });
+    this.checkButton.addEventListener("click", function () {
+      self.check();
+    });
+    this.cancelButton.addEventListener("click", function () {
+      self.cancel();
+    });
+    this.find(".rb-download").addEventListener("click", function () {
+      self.download();
+    });
+    window.addEventListener("hashchange", function () {
+      self.fromHash();
+    });
+  };
+
+  App.prototype.onBoardKey = function (event) {
+    var square = Number(event.currentTarget.getAttribute("data-square"));
+    var step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -5, ArrowDown: 5 }[event.key];
+    if (!step) {
+      return;
+    }
+    var target = Math.min(50, Math.max(1, square + step));
+    var button = this.root.querySelector('.rb-sq[data-square="' + target + '"]');
+    if (button) {
+      event.currentTarget.tabIndex = -1;
+      button.tabIndex = 0;
+      button.focus();
+    }
+    event.preventDefault();
+  };
+
+  App.prototype.paintBoard = function () {
+    for (var i = 0; i < this.squares.length; i++) {
+      var button = this.squares[i];
+      var square = Number(button.getAttribute("data-square"));
+      var code = this.pieces[square] || "";
+      button.setAttribute("data-piece", code);
+      button.setAttribute(
+        "aria-label",
+        this.say("square", { square: square, piece: code ? this.say(code) : this.say("empty_square") })
+      );
+    }
+  };
+
+  App.prototype.fen = function () {
+    var white = [];
+    var black = [];
+    var self = this;
+    Object.keys(this.pieces)
+      .map(Number)
+      .sort(function (a, b) {
+        return a - b;
+      })
+      .forEach(function (square) {
+        var code = self.pieces[square];
+        var text = (code === "W" || code === "B" ? "K" : "") + square;
+        (code === "w" || code === "W" ? white : black).push(text);
+      });
+    return this.toMove.value + ":W" + white.join(",") + ":B" + black.join(",");
+  };
+
+  App.prototype.setFen = function (fen) {
+    var parts = fen.split(":");
+    this.pieces = {};
+    this.toMove.value = parts[0] === "B" ? "B" : "W";
+    for (var i = 1; i < parts.length; i++) {
+      var colour = parts[i].charAt(0);
+      var list = parts[i].slice(1).split(",");
+      for (var j = 0; j < list.length; j++) {
+        var item = list[j].trim();
+        if (!item) {
+          continue;
+        }
+        var king = item.charAt(0) === "K";
+        var square = Number(king ? item.slice(1) : item);
+        var code = colour === "W" ? "w" : "b";
+        this.pieces[square] = king ? code.toUpperCase() : code;
+      }
+    }
+    this.paintBoard();
+  };
+
+  App.prototype.problem = function () {
+    var tags = {};
+    var inputs = this.root.querySelectorAll(".rb-tag");
+    for (var i = 0; i < inputs.length; i++) {
+      tags[inputs[i].getAttribute("data-tag")] = inputs[i].value;
+    }
+    Object.keys(this.otherTags || {}).forEach(
+      function (name) {
+        if (!(name in tags)) {
+          tags[name] = this.otherTags[name];
+        }
+      }.bind(this)
+    );
+    return JSON.stringify({
+      fen: this.fen(),
+      variant: this.variant.value,
+      solution: this.solution.value,
+      tags: tags
+    });
+  };
+
+  /* ------------------------------------------------------------------ the solution */
+
+  App.prototype.changed = function () {
+    var self = this;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () {
+      self.showMoves();
+    }, DEBOUNCE_MS);
+  };
+
+  App.prototype.showMoves = function () {
+    var self = this;
+    var asked = this.fen() + "|" + this.variant.value + "|" + this.solution.value;
+    this.asked = asked;
+    return this.call("moves", [this.fen(), this.variant.value, this.solution.value, this.lang]).then(
+      function (answer) {
+        if (self.asked !== asked) {
+          return;
+        }
+        var view = self.find(".rb-moves-view");
+        view.textContent = "";
+        var problems = [];
+        (answer.moves || []).forEach(function (move, index) {
+          var span = document.createElement("span");
+          span.className = "rb-typed-move" + (move.legal === false ? " rb-illegal" : "");
+          span.textContent = move.notation || move.text;
+          if (move.legal === false) {
+            span.title = move.reason;
+            problems.push(self.say("illegal") + " " + move.text + ": " + move.reason);
+          }
+          if (index > 0) {
+            view.appendChild(document.createTextNode(" "));
+          }
+          view.appendChild(span);
+        });
+        if (answer.error) {
+          problems.push(answer.error.text);
+        }
+        problems.forEach(function (text) {
+          var line = document.createElement("span");
+          line.className = "rb-illegal-reason";
+          line.textContent = text;
+          view.appendChild(line);
+        });
+        var holder = self.find(".rb-checker-player");
+        holder.innerHTML = answer.player || ""; /* the project's renderer made this HTML */
+        if (window.rbPlayers) {
+          window.rbPlayers();
+        }
+      }
+    );
+  };
+
+  App.prototype.load = function (text) {
+    var self = this;
+    var error = this.find(".rb-load-error");
+    error.hidden = true;
+    return this.call("load", [text]).then(function (answer) {
+      if (answer.error) {
+        error.textContent = answer.error.text;
+        error.hidden = false;
+        return false;
+      }
+      self.setFen(answer.fen);
+      if (answer.variant) {
+        self.variant.value = answer.variant;
+      }
+      self.solution.value = answer.solution || "";
+      self.otherTags = answer.tags || {};
+      var inputs = self.root.querySelectorAll(".rb-tag");
+      for (var i = 0; i < inputs.length; i++) {
+        inputs[i].value = self.otherTags[inputs[i].getAttribute("data-tag")] || "";
+      }
+      return self.showMoves().then(function () {
+        return true;
+      });
+    });
+  };
+
+  /* ------------------------------------------------------------------ the check */
+
+  App.prototype.check = function () {
+    var self = this;
+    if (this.checking || !this.ready) {
+      return Promise.resolve();
+    }
+    var seconds = Math.max(1, Math.min(3600, Number(this.find(".rb-seconds").value) || 60));
+    var started = Date.now();
+    var state = { nodes: 0, stage: "" };
+    this.report.hidden = true;
+    this.report.removeAttribute("data-verdict");
+    this.report.removeAttribute("data-grade");
+    this.checkButton.disabled = true;
+    this.cancelButton.disabled = false;
+    var show = function () {
+      self.progress.textContent = self.say("running", {
+        seconds: ((Date.now() - started) / 1000).toFixed(1),
+        nodes: state.nodes.toLocaleString(self.lang),
+        stage: state.stage
+      });
+    };
+    show();
+    var ticking = setInterval(show, 250);
+    this.checking = { ticking: ticking };
+    return this.call("check", [this.problem(), seconds, this.lang], function (update) {
+      state = update;
+      show();
+    })
+      .then(function (record) {
+        self.finish();
+        self.showReport(record);
+      })
+      .catch(function (error) {
+        self.finish();
+        self.progress.textContent = String(error.message || error);
+      });
+  };
+
+  App.prototype.finish = function () {
+    if (this.checking) {
+      clearInterval(this.checking.ticking);
+    }
+    this.checking = null;
+    this.checkButton.disabled = !this.ready;
+    this.cancelButton.disabled = true;
+  };
+
+  App.prototype.cancel = function () {
+    if (!this.checking) {
+      return;
+    }
+    this.worker.terminate();
+    Object.keys(this.pending).forEach(
+      function (id) {
+        this.pending[id].reject(new Error(this.say("cancelled")));
+      }.bind(this)
+    );
+    this.pending = {};
+    this.finish();
+    this.startWorker();
+    this.progress.textContent = this.say("cancelled");
+  };
+
+  App.prototype.showReport = function (record) {
+    var self = this;
+    if (record.error) {
+      this.progress.textContent = record.error.text;
+      return;
+    }
+    this.progress.textContent = this.say("done", {
+      seconds: Number(record.seconds).toFixed(1),
+      nodes: Number(record.report.nodes).toLocaleString(this.lang)
+    });
+    var grade = this.find(".rb-check-grade");
+    grade.textContent = "";
+    var badge = document.createElement("span");
+    badge.className = "rb-grade rb-grade-" + String(record.grade).replace(/ /g, "-");
+    badge.textContent = this.say(record.grade);
+    grade.appendChild(badge);
+    grade.appendChild(document.createTextNode(" " + record.summary));
+    this.find(".rb-check-keys").textContent =
+      this.say("keys") + ": " + ((record.winning_keys || []).join(", ") || "-");
+    var body = this.report.querySelector("tbody");
+    body.textContent = "";
+    record.report.rows.forEach(function (row) {
+      var tr = document.createElement("tr");
+      tr.className = "rb-" + row.status;
+      tr.setAttribute("data-criterion", row.name);
+      tr.setAttribute("data-status", row.status);
+      [row.name, self.say(row.status), row.detail].forEach(function (text) {
+        var td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    this.report.setAttribute("data-verdict", record.verdict);
+    this.report.setAttribute("data-grade", record.grade);
+    this.report.hidden = false;
+  };
+
+  App.prototype.download = function () {
+    var self = this;
+    return this.call("pdn", [this.problem()]).then(function (answer) {
+      if (answer.error) {
+        self.progress.textContent = answer.error.text;
+        return;
+      }
+      var blob = new Blob([answer.pdn], { type: "application/x-pdn" });
+      var link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = "problem.pdn";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () {
+        URL.revokeObjectURL(link.href);
+      }, 1000);
+    });
+  };
+
+  /* ------------------------------------------------------------------ links */
+
+  App.prototype.fromHash = function () {
+    var self = this;
+    var fields = {};
+    location.hash
+      .replace(/^#/, "")
+      .split("&")
+      .forEach(function (part) {
+        var at = part.indexOf("=");
+        if (at > 0) {
+          try {
+            fields[part.slice(0, at)] = decodeURIComponent(part.slice(at + 1));
+          } catch (error) {
+            fields[part.slice(0, at)] = "";
+          }
+        }
+      });
+    if (!fields.pdn) {
+      return;
+    }
+    this.find(".rb-paste").value = fields.pdn;
+    this.load(fields.pdn).then(function (loaded) {
+      if (loaded && fields.run === "1") {
+        self.whenReady(function () {
+          self.check();
+        });
+      }
+    });
+  };
+
+  App.prototype.whenReady = function (then) {
+    var self = this;
+    if (this.ready) {
+      then();
+      return;
+    }
+    setTimeout(function () {
+      self.whenReady(then);
+    }, 100);
+  };
+
+  function setup() {
+    var roots = document.querySelectorAll(".rb-checker");
+    for (var i = 0; i < roots.length; i++) {
+      if (!roots[i].getAttribute("data-rb-ready")) {
+        roots[i].setAttribute("data-rb-ready", "true");
+        roots[i].rulebookChecker = new App(roots[i]);
+      }
+    }
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(setup);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setup);
+  } else {
+    setup();
+  }
+})();
