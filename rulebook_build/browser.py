@@ -28,10 +28,10 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen, parse_fen
 from rulebook_build.notation.pdn import MAX_GAME_CHARACTERS, read_pdn
-from rulebook_build.notation.replay import game_variant, replay, start_position
+from rulebook_build.notation.replay import game_variant, line_text, replay, start_position
 from rulebook_build.notation.resolve import move_notation, resolve_move
 from rulebook_build.render.html import player_html
-from rulebook_build.rules import Move, Position, Variant, find_variant
+from rulebook_build.rules import Move, Variant, find_variant
 
 GAMETYPES: Final = {"international": 20, "frisian": 40}
 MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
@@ -90,7 +90,7 @@ def load(text: str) -> str:
             )
         position = start_position(game, variant)
         replayed = replay(game, variant=variant)
-        solution = _numbered([step.notation for step in replayed.main.moves], position)
+        solution = line_text(replayed.main, 0 if position.white_to_move else 1)
         tags = {name: value for name, value in game.tags if name in TAGS}
         return json.dumps(
             {
@@ -104,18 +104,29 @@ def load(text: str) -> str:
         return json.dumps({"error": _error(error)})
 
 
-def _numbered(moves: list[str], position: Position) -> str:
-    words: list[str] = []
-    ply = 0 if position.white_to_move else 1
-    for index, move in enumerate(moves):
-        number = (ply + index) // 2 + 1
-        if (ply + index) % 2 == 0:
-            words.append(f"{number}. {move}")
-        elif index == 0:
-            words.append(f"{number}... {move}")
+def _main_line(solution: str) -> str:
+    """The typed solution without its comments and variations (the main line, which the
+    page checks move by move; the variations are read when the problem is checked).  Each
+    removed character becomes a space, so positions in the text stay where they were."""
+    kept = []
+    depth = 0
+    in_comment = False
+    for character in solution:
+        if in_comment:
+            in_comment = character != "}"
+            kept.append(" ")
+        elif character == "{":
+            in_comment = True
+            kept.append(" ")
+        elif character == "(":
+            depth += 1
+            kept.append(" ")
+        elif character == ")":
+            depth = max(0, depth - 1)
+            kept.append(" ")
         else:
-            words.append(move)
-    return " ".join(words)
+            kept.append(" " if depth else character)
+    return "".join(kept)
 
 
 def moves(fen: str, variant: str, solution: str, lang: str) -> str:
@@ -130,7 +141,7 @@ def moves(fen: str, variant: str, solution: str, lang: str) -> str:
     start = current = position
     played: list[Move] = []
     found: list[dict[str, Any]] = []
-    for match in MOVE.finditer(solution):
+    for match in MOVE.finditer(_main_line(solution)):
         written = re.sub(r"\s+", "", match.group(0)).replace("×", "x").replace(":", "x")
         entry: dict[str, Any] = {"text": written, "start": match.start(), "end": match.end()}
         if len(played) < len(found):  # an earlier move was illegal: the rest is not checked

@@ -548,3 +548,26 @@ def strict_game(replayed: ReplayedGame) -> PdnGame:
     """
     moves = _strict_line(replayed.main, replayed.game.moves)
     return replace(replayed.game, moves=moves)
+
+
+def line_text(line: ReplayedLine, first_ply: int) -> str:
+    """A line with move numbers and its variations in brackets.
+
+    ``first_ply`` counts the plies before the line's first move (0: White's first move of
+    move 1); a variation replaces a move, so it starts at that move's ply.
+    """
+    words: list[str] = []
+    number_black = True  # a Black move gets "N..." at the start and after a variation
+    for index, step in enumerate(line.moves):
+        ply = first_ply + index
+        number = ply // 2 + 1
+        if step.white:
+            words.append(f"{number}. {step.notation}")
+        elif number_black:
+            words.append(f"{number}... {step.notation}")
+        else:
+            words.append(step.notation)
+        number_black = bool(step.variations)
+        for variation in step.variations:
+            words.append("(" + line_text(variation, ply) + ")")
+    return " ".join(words)

@@ -36,7 +36,7 @@ from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.fen import format_fen
-from rulebook_build.notation.replay import ReplayedLine, replay
+from rulebook_build.notation.replay import line_text, replay
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
@@ -331,29 +331,6 @@ def markdown_literal(text: str) -> str:
     return "".join(f"\\{c}" if c in MARKDOWN_ESCAPED else c for c in escaped)
 
 
-def _line_text(line: ReplayedLine, first_ply: int) -> str:
-    """A line with move numbers and its variations in brackets.
-
-    ``first_ply`` counts the plies before the line's first move (0: White's first move of
-    move 1); a variation replaces a move, so it starts at that move's ply.
-    """
-    words: list[str] = []
-    number_black = True  # a Black move gets "N..." at the start and after a variation
-    for index, step in enumerate(line.moves):
-        ply = first_ply + index
-        number = ply // 2 + 1
-        if step.white:
-            words.append(f"{number}. {step.notation}")
-        elif number_black:
-            words.append(f"{number}... {step.notation}")
-        else:
-            words.append(step.notation)
-        number_black = bool(step.variations)
-        for variation in step.variations:
-            words.append("(" + _line_text(variation, ply) + ")")
-    return " ".join(words)
-
-
 def problem_markdown(entry: Entry) -> str:
     """The Markdown of a problem's page: its title and the block the plugin renders."""
     return (
@@ -609,7 +586,7 @@ def render_problem(
             "name": entry.name,
         },
         diagram=markupsafe.Markup(diagram(block, lines)),  # our renderer's HTML
-        solution=_line_text(replayed.main, first_ply),
+        solution=line_text(replayed.main, first_ply),
         labels=_Labels(lang),
         claims=_claims(entry, lang),
         **_verdict(record, lang),

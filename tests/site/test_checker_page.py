@@ -1,0 +1,192 @@
+"""The "check your problem" page in Debian's Chromium: the project's checker running in the
+browser (Pyodide, from the site itself) must give what ``rulebook check --json`` gives.
+
+Needs ``node_modules/pyodide`` (``npm ci``, which ``scripts/test.sh`` runs) and Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook_build.browser import pdn
+from rulebook_build.cli.check import _judge, _Task
+from rulebook_build.notation.pdn import read_pdn, write_game
+from rulebook_build.site.checker_page import pyodide_folder
+from rulebook_build.site.problems import ProblemSite
+
+from .conftest import CHROMIUM, REPOSITORY, Site
+from .test_browser import Console, serve
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+# example frisian-01 of the site: 3 men against 3, decided in a moment with or without tables
+FEN = "W:W26,31,36:B6,17,39"
+WHITE, BLACK = (26, 31, 36), (6, 17, 39)
+SOLUTION = "1. 31-27 17x37 2. 36x40 6-11 3. 40-34 11-17 4. 34-29 17-22 5. 26-21 22-27 6. 21x32"
+
+
+@pytest.fixture(scope="module")
+def server(real_site: Site) -> Iterator[str]:
+    if pyodide_folder(REPOSITORY) is None:
+        pytest.fail("node_modules/pyodide is missing: run 'npm ci' (scripts/test.sh does)")
+    yield from serve(real_site)
+
+
+def open_checker(browser: Any, server: str, fragment: str = "", width: int = 1100) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.console = Console(page)  # type: ignore[attr-defined]
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.requests = requests  # type: ignore[attr-defined]
+    page.goto(f"{server}/en/controleren/{fragment}")
+    page.wait_for_function("() => !document.querySelector('.rb-check').disabled", timeout=120_000)
+    return page
+
+
+def command_line(problem: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """``rulebook check --json`` (tables and compiled search as installed) on the same problem."""
+    games, errors = read_pdn(json.loads(pdn(json.dumps(problem)))["pdn"])
+    assert not errors
+    return _judge(_Task(games[0], problem["variant"], seconds, True, True, True)).as_json()
+
+
+def test_set_up_type_check_and_agree_with_the_command_line(browser: Any, server: str) -> None:
+    page = open_checker(browser, server)
+    page.select_option(".rb-variant", "frisian")
+    for square in WHITE:  # one click: a white man
+        page.click(f'.rb-sq[data-square="{square}"]')
+    for square in BLACK[:-1]:  # two clicks: a black man
+        page.click(f'.rb-sq[data-square="{square}"]')
+        page.click(f'.rb-sq[data-square="{square}"]')
+    # the last one by keyboard: from square 1, Down 7 rows and Right 3 squares is 39
+    page.focus('.rb-sq[data-square="1"]')
+    for key in ["ArrowDown"] * 7 + ["ArrowRight"] * 3:
+        page.keyboard.press(key)
+    assert page.evaluate("() => document.activeElement.dataset.square") == "39"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    label = page.get_attribute('.rb-sq[data-square="39"]', "aria-label")
+    assert label == "Square 39: black man"
+    page.click(".rb-solution-input")
+    page.keyboard.type(SOLUTION)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.rb-moves-view .rb-typed-move').length === 11"
+    )
+    assert page.locator(".rb-moves-view .rb-illegal").count() == 0
+    # the site's own player shows the solution at once
+    page.wait_for_selector(".rb-checker-player .solution-player.rb-js")
+    page.fill(".rb-seconds", "20")
+    page.click(".rb-check")
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+        timeout=120_000,
+    )
+    record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    expected = command_line(
+        {"fen": FEN, "variant": "frisian", "solution": SOLUTION, "tags": {}}, 20.0
+    )
+    report = page.locator(".rb-check-report")
+    assert report.get_attribute("data-grade") == expected["grade"] == "correct"
+    assert report.get_attribute("data-verdict") == expected["verdict"]
+    assert record["winning_keys"] == expected["winning_keys"]
+    shown = {
+        row.get_attribute("data-criterion"): row.get_attribute("data-status")
+        for row in page.locator(".rb-check-report tbody tr").all()
+    }
+    assert shown == {name: c["status"] for name, c in expected["criteria"].items()}
+    assert page.console.problems == []  # type: ignore[attr-defined]
+    # nothing was asked of another host
+    assert all(url.startswith(server) for url in page.requests), page.requests  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_pasted_problem_with_a_cook_is_reported_incorrect(browser: Any, server: str) -> None:
+    site = ProblemSite(REPOSITORY / "problems")
+    entry = site.entry("cat-d1", "12", where="test")  # S.M. van Eijk: three winning keys
+    stored = site.record(entry)
+    assert stored is not None and stored["cooks"]
+    page = open_checker(browser, server)
+    page.fill(".rb-paste", write_game(entry.game))
+    page.click(".rb-load")
+    page.wait_for_function("() => document.querySelector('.rb-solution-input').value !== ''")
+    page.fill(".rb-seconds", "60")
+    page.click(".rb-check")
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+        timeout=150_000,
+    )
+    assert page.locator(".rb-check-report").get_attribute("data-grade") == "incorrect"
+    c_row = page.locator('.rb-check-report tr[data-criterion="C"]')
+    assert c_row.get_attribute("data-status") == "fail"
+    assert "cook" in c_row.inner_text()
+    record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    assert {cook["key"] for cook in record["cooks"]} >= {c["key"] for c in stored["cooks"]}
+    page.context.close()
+
+
+HOSTILE = """[Event "<script>window.pwned = 'event'</script>"]
+[Title "<img src=x onerror=\\"window.pwned = 'title'\\">"]
+[Composer "<a href=\\"javascript:window.pwned='a'\\">me</a>"]
+[SetUp "1"]
+[FEN "W:W26,31,36:B6,17,39"]
+[GameType "40"]
+
+{<script>window.pwned = 'comment'</script>} 1. 31-27 {<b onmouseover=alert(1)>x</b>} 17x37 *
+"""
+
+
+def test_a_link_with_hostile_text_runs_nothing_and_shows_it_literally(
+    browser: Any, server: str
+) -> None:
+    fragment = "#pdn=" + urllib.parse.quote(HOSTILE) + "&run=1"
+    page = open_checker(browser, server, fragment, width=390)
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+        timeout=120_000,
+    )
+    assert page.evaluate("() => window.pwned === undefined")
+    assert (
+        page.input_value('.rb-tag[data-tag="Title"]')
+        == "<img src=x onerror=\"window.pwned = 'title'\">"
+    )
+    assert page.input_value('.rb-tag[data-tag="Composer"]').startswith("<a href=")
+    assert (
+        page.evaluate("() => document.querySelectorAll('article img[src=\"x\"], article b').length")
+        == 0
+    )
+    # the text field the solution went to holds it as text
+    assert page.input_value(".rb-solution-input").startswith("1. 31-27")
+    # usable at phone width: nothing wider than the screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert page.console.problems == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_broken_link_gets_the_located_message(browser: Any, server: str) -> None:
+    broken = '[SetUp "1"]\n[FEN "W:W31:B18"]\n\n1. 31-26 zz\n'
+    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(broken))
+    error = page.locator(".rb-load-error")
+    error.wait_for(state="visible")
+    assert "<pasted>:4:10: unexpected 'zz'" in error.inner_text()
+    page.context.close()
+
+
+def test_the_page_without_pyodide_says_what_is_missing(tmp_path: Path) -> None:
+    from rulebook_build.site.checker_page import render_checker
+
+    html = render_checker(lang="en", root="../", available=False, address="")
+    assert "Pyodide is missing" in html and "npm ci" in html
+    assert "rb-checker-app" not in html
