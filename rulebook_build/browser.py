@@ -19,7 +19,8 @@ import json
 import re
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from rulebook_build.checker.judge import CRITERIA, Judge
 from rulebook_build.checker.messages import render
@@ -38,6 +39,32 @@ MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
 """A move as typed: ``32-28``, ``26x37x48``; move numbers and results around it are skipped."""
 TAGS: Final = ("Event", "Site", "Date", "Composer", "Title", "Source", "Stipulation")
 """The tags the page keeps and writes (besides SetUp, FEN and GameType)."""
+TABLES: Final = Path("/home/pyodide/tables")
+"""Where the worker unpacks the small endgame tables the site ships (3 pieces at most)."""
+TABLE_PIECES: Final = 3
+
+if TYPE_CHECKING:
+    from rulebook_build.checker.endgame import CheckerTables
+
+
+def _tables(variant: Variant, folder: Path = TABLES) -> CheckerTables | None:
+    """The shipped tables of ``variant`` when every one of them is there (each file is checked
+    against its checksum as it is first read); else None: the search goes without."""
+    if not folder.is_dir():
+        return None
+    from rulebook_build.checker.endgame import CheckerTables, EndgameTables
+
+    def kind(semantics: str) -> EndgameTables:
+        return EndgameTables(
+            variant,
+            max_pieces=TABLE_PIECES,
+            cached_pieces=TABLE_PIECES,
+            cache_dir=folder,
+            semantics=semantics,  # type: ignore[arg-type]
+        )
+
+    tables = CheckerTables(kind("pure"), kind("rules"))
+    return None if tables.missing() else tables
 
 
 def _error(error: RulebookError) -> dict[str, Any]:
@@ -200,7 +227,7 @@ class _CountingJudge(Judge):
         super().__init__(variant, **options)
 
     def _new_search(self) -> ProofSearch:
-        search = ProofSearch(self.variant, tables=None, prover=None, progress=self._report)
+        search = ProofSearch(self.variant, tables=self.tables, prover=None, progress=self._report)
         self._searches.append(search)
         return search
 
@@ -219,9 +246,10 @@ def check(
     progress: Callable[[str], None] | None = None,
     counted: Callable[[int], None] | None = None,
 ) -> str:
-    """Judge the problem as ``rulebook check --json --no-tables --python-only`` does; the
-    record adds ``report``: the grade, the summary and each criterion's status and detail in
-    the page's language (the messages of ``checker/messages.py``)."""
+    """Judge the problem as ``rulebook check --json --python-only`` does, with the endgame
+    tables the site ships (up to 3 pieces) where the worker has unpacked them; the record adds
+    ``report``: each criterion's status and detail in the page's language (the messages of
+    ``checker/messages.py``), the nodes searched and whether the tables were used."""
     text = _pdn_text(json.loads(problem_json))
     try:
         games, errors = read_pdn(text, source="<problem>")
@@ -234,7 +262,8 @@ def check(
     except RulebookError as error:
         return json.dumps({"error": _error(error)})
     started = time.perf_counter()
-    judge = _CountingJudge(variant, counted, tables=None, progress=progress, prover=None)
+    tables = _tables(variant)
+    judge = _CountingJudge(variant, counted, tables=tables, progress=progress, prover=None)
     judgement = judge.judge(game, position, seconds=float(seconds), full=True)
     judgement.seconds = time.perf_counter() - started
     record = judgement.as_json()
@@ -245,5 +274,5 @@ def check(
         rows.append(
             {"name": name, "status": criterion.status, "detail": detail or criterion.detail}
         )
-    record["report"] = {"rows": rows, "nodes": judge.nodes()}
+    record["report"] = {"rows": rows, "nodes": judge.nodes(), "tables": tables is not None}
     return json.dumps(record)

@@ -4,6 +4,7 @@ CPython (the browser test runs the same code under Pyodide)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from rulebook_build.browser import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
@@ -82,3 +83,26 @@ def test_check_gives_what_the_command_line_gives() -> None:
     }
     # the report speaks the page's language
     assert record["report"]["rows"][0]["detail"].startswith("wit wint")
+
+
+def test_check_uses_shipped_tables_when_all_are_there(tmp_path: Path) -> None:
+    """The worker unpacks the site's small tables; without all of them the search goes
+    without (never with some missing classes built in the browser)."""
+    import shutil
+
+    from rulebook_build.browser import _tables
+    from rulebook_build.checker.endgame import default_cache_dir
+    from rulebook_build.rules import INTERNATIONAL
+    from rulebook_build.site.checker_page import table_archive
+
+    assert _tables(INTERNATIONAL, tmp_path / "none") is None
+    archive = tmp_path / "tables.tar.gz"
+    archive.write_bytes(table_archive("international"))
+    unpacked = tmp_path / "tables"
+    shutil.unpack_archive(archive, unpacked)
+    tables = _tables(INTERNATIONAL, unpacked)
+    assert tables is not None and tables.pure.cache_dir == unpacked
+    assert default_cache_dir() != unpacked
+    # one file gone: not used at all
+    next(unpacked.rglob("*.bin")).unlink()
+    assert _tables(INTERNATIONAL, unpacked) is None

@@ -13,8 +13,10 @@ instead of offering a checker that cannot start.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+import tarfile
 import zipfile
 from pathlib import Path
 from typing import Final
@@ -37,6 +39,7 @@ BUNDLE_DEST: Final = "assets/rulebook/rulebook-python.zip"
 BUNDLE_PARTS: Final = (
     "__init__.py",
     "errors.py",
+    "cachedir.py",
     "browser.py",
     "rules",
     "notation",
@@ -48,7 +51,14 @@ BUNDLE_PARTS: Final = (
     "render/style.py",
     "render/svg.py",
 )
-"""The package's files the browser needs (no site, command line, compiled search or raster)."""
+"""The package's files the browser needs (no site, command line, compiled search or raster).
+The C sources come along only because the tables' rules fingerprint covers them."""
+TABLE_PIECES: Final = 3
+"""The endgame tables the page ships: every class of up to this many pieces, pure and with the
+count rules, per variant (International 1.7 MB and Frisian 4.2 MB a kind on disk; 0.16 and
+0.42 MB gzip-compressed).  They decide the site's small examples at once, which the Python
+search alone leaves open for a minute (``benchmarks/browser_checker.py``)."""
+TABLES_DEST: Final = "assets/rulebook/tables-{variant}.tar.gz"
 
 LABELS: Final[dict[str, dict[str, str]]] = {
     "nl": {
@@ -208,19 +218,28 @@ def python_bundle() -> bytes:
     import lark
 
     package = Path(rulebook_build.__file__).resolve().parent
+    import platformdirs
+
     files: list[tuple[str, Path]] = []
     for part in BUNDLE_PARTS:
         path = package / part
         found = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         files += [(f"rulebook_build/{p.relative_to(package).as_posix()}", p) for p in found]
+    native = package / "checker" / "native"
+    files += [
+        (f"rulebook_build/checker/native/{p.name}", p)
+        for p in sorted(native.iterdir())
+        if p.suffix in (".c", ".h")
+    ]
     grammar = package.parent / "grammar"
     files += [(f"grammar/{p.name}", p) for p in sorted(grammar.glob("*.lark"))]
-    lark_dir = Path(lark.__file__).resolve().parent
-    files += [
-        (f"lark/{p.relative_to(lark_dir).as_posix()}", p)
-        for p in sorted(lark_dir.rglob("*"))
-        if p.is_file() and p.suffix in (".py", ".lark") and "__pycache__" not in p.parts
-    ]
+    for module in (lark, platformdirs):  # pure Python, needed by the notation and tables
+        folder = Path(module.__file__ or "").resolve().parent
+        files += [
+            (f"{folder.name}/{p.relative_to(folder).as_posix()}", p)
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.suffix in (".py", ".lark") and "__pycache__" not in p.parts
+        ]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, path in sorted(files):
@@ -228,6 +247,69 @@ def python_bundle() -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             bundle.writestr(info, path.read_bytes())
     return buffer.getvalue()
+
+
+def table_archive(variant_name: str, stored: Path | None = None) -> bytes:
+    """The endgame tables of up to :data:`TABLE_PIECES` pieces of a variant, pure and with the
+    count rules, as a gzip-compressed tar of ``<folder>/<class>.bin`` as in the cache (each
+    file carries its checksum and rules fingerprint: the browser refuses a damaged one as the
+    command line does).  Built here on first use, as ``rulebook check`` builds them.
+
+    ``stored``: an archive made by an earlier build, used again while the table files it was
+    made of (names, sizes, times) are unchanged, so a build does not pack them again."""
+    from rulebook_build.checker.endgame import EndgameTables
+    from rulebook_build.rules import find_variant
+
+    variant = find_variant(variant_name)
+    sources: list[tuple[str, Path]] = []
+    for semantics in ("pure", "rules"):
+        tables = EndgameTables(
+            variant,
+            max_pieces=TABLE_PIECES,
+            cached_pieces=TABLE_PIECES,
+            semantics=semantics,
+        )
+        classes = tables.material_classes()
+        missing = [material for material in classes if not tables.in_cache(material)]
+        if missing:
+            tables.prepare_missing(missing)
+        for material in classes:
+            path = tables.folder() / f"{_name(material)}.bin"
+            sources.append((f"{tables.folder().name}/{path.name}", path))
+    key = json.dumps(
+        [(name, path.stat().st_size, path.stat().st_mtime_ns) for name, path in sources]
+    )
+    if stored is not None:
+        try:
+            if stored.with_suffix(".key").read_text(encoding="utf-8") == key:
+                return stored.read_bytes()
+        except OSError:
+            pass
+    buffer = io.BytesIO()
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as packed,
+        tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as archive,
+    ):
+        for name, path in sources:
+            data = path.read_bytes()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = 0o644
+            archive.addfile(info, io.BytesIO(data))
+    data = buffer.getvalue()
+    if stored is not None:
+        try:
+            stored.parent.mkdir(parents=True, exist_ok=True)
+            stored.write_bytes(data)
+            stored.with_suffix(".key").write_text(key, encoding="utf-8")
+        except OSError:
+            pass  # only costs time on the next build
+    return data
+
+
+def _name(material: tuple[int, int, int, int]) -> str:
+    a, b, c, d = material
+    return f"m{a}k{b}-m{c}k{d}"
 
 
 def render_checker(*, lang: str, root: str, available: bool, address: str) -> str:

@@ -56,9 +56,11 @@ from rulebook_build.site.checker_page import (
     BUNDLE_DEST,
     PYODIDE_DEST,
     PYODIDE_FILES,
+    TABLES_DEST,
     pyodide_folder,
     python_bundle,
     render_checker,
+    table_archive,
 )
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
@@ -173,6 +175,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.reported: set[str] = set()
         self.problems = ProblemSite(self.project_dir / "problems")
         self.bundle: bytes | None = None
+        self.archives: dict[str, bytes] = {}
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -200,6 +203,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             # the collections and verdicts, read once for every language of this build
             self.problems = ProblemSite(self.project_dir / "problems")
             self.bundle = None
+            self.archives = {}
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
@@ -311,6 +315,18 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                     self.bundle = python_bundle()
                     self._write_bytes_if_changed(path, self.bundle)
                 files.append(File.generated(config, BUNDLE_DEST, abs_src_path=str(path)))
+            for variant in ("international", "frisian"):
+                uri = TABLES_DEST.format(variant=variant)
+                if files.get_file_from_path(uri) is None:
+                    path = (
+                        self.project_dir
+                        / self.config.cache_dir
+                        / "generated"
+                        / uri.rsplit("/", 1)[-1]
+                    )
+                    if variant not in self.archives:
+                        self.archives[variant] = table_archive(variant, stored=path)
+                    files.append(File.generated(config, uri, abs_src_path=str(path)))
         self.search_worker = _material_search_worker(files)
         if self.search_worker and files.get_file_from_path(SEARCH_WORKER) is None:
             source = SEARCH_WORKER_SOURCE.format(worker=self.search_worker.rsplit("/", 1)[-1])

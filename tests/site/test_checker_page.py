@@ -190,3 +190,31 @@ def test_the_page_without_pyodide_says_what_is_missing(tmp_path: Path) -> None:
     html = render_checker(lang="en", root="../", available=False, address="")
     assert "Pyodide is missing" in html and "npm ci" in html
     assert "rb-checker-app" not in html
+
+
+def test_a_long_check_can_be_cancelled_and_the_page_stays_usable(browser: Any, server: str) -> None:
+    # PWCP-2 A1 (10 pieces) stays open in the browser for a minute: cancel it after a moment
+    site = ProblemSite(REPOSITORY / "problems")
+    text = write_game(site.entry("pwcp-2", "a1", where="test").game)
+    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(text) + "&run=1")
+    page.wait_for_function(
+        "() => /nodes/.test(document.querySelector('.rb-progress').textContent)", timeout=60_000
+    )
+    assert page.locator(".rb-cancel").is_enabled()
+    page.click(".rb-cancel")
+    assert page.locator(".rb-progress").inner_text() == "Cancelled."
+    assert not page.locator(".rb-check-report").get_attribute("data-grade")
+    # a new worker loads; the page checks again
+    page.wait_for_function("() => !document.querySelector('.rb-check').disabled", timeout=120_000)
+    page.click(".rb-clear")
+    page.select_option(".rb-variant", "frisian")
+    page.fill(".rb-paste", FEN)
+    page.click(".rb-load")
+    page.fill(".rb-solution-input", SOLUTION)
+    page.click(".rb-check")
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').dataset.grade === 'correct'",
+        timeout=120_000,
+    )
+    assert page.console.problems == []  # type: ignore[attr-defined]
+    page.context.close()

@@ -11,6 +11,31 @@
 /* A module worker (Pyodide supports no other kind); checker.js starts it. */
 
 var python = null;
+var tables = {}; /* variant -> promise of its small endgame tables, unpacked once */
+
+function withTables(py, base, problem) {
+  var variant = "international";
+  try {
+    variant = JSON.parse(problem).variant === "frisian" ? "frisian" : "international";
+  } catch (error) {
+    /* the check itself reports a broken problem */
+  }
+  if (!tables[variant]) {
+    tables[variant] = fetch(base + "rulebook/tables-" + variant + ".tar.gz")
+      .then(function (response) {
+        if (!response.ok) {
+          return null; /* the search goes without: slower, never wrong */
+        }
+        return response.arrayBuffer().then(function (buffer) {
+          py.unpackArchive(buffer, "gztar", { extractDir: "/home/pyodide/tables" });
+        });
+      })
+      .catch(function () {
+        return null;
+      });
+  }
+  return tables[variant];
+}
 
 function start(base) {
   return import(base + "pyodide/pyodide.mjs")
@@ -27,6 +52,7 @@ function start(base) {
       })
       .then(function (buffer) {
         py.unpackArchive(buffer, "zip", { extractDir: "/home/pyodide/rulebook" });
+        self.pyodide = py;
         py.runPython(
           "import sys\n" +
             "sys.path.insert(0, '/home/pyodide/rulebook')\n" +
@@ -50,6 +76,14 @@ self.onmessage = function (event) {
     return;
   }
   python
+    .then(function (api) {
+      if (message.op !== "check") {
+        return api;
+      }
+      return withTables(self.pyodide, message.base, message.args[0]).then(function () {
+        return api;
+      });
+    })
     .then(function (api) {
       var result;
       if (message.op === "check") {
