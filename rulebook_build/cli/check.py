@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -71,16 +72,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="judge N problems at once, each in its own process (default 1); the output keeps "
-        "the input's order",
+        help=f"judge N problems at once, each in its own process (default: this machine's "
+        f"cores, now {machine_cores()}); the output keeps the input's order",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="judge the problems on a Dask distributed cluster (its scheduler's address); each "
+        "worker needs this project installed and the same table files; the output keeps the "
+        "input's order",
     )
     parser.add_argument(
         "--win-only",
         action="store_true",
         help="settle only criterion A and the winning keys (the others are not examined)",
     )
+
+
+def machine_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
@@ -206,7 +222,7 @@ def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgem
 
 def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
     steps, status = _problems(args)
     # a repeated problem is judged once: the same variant and game text give the same digest
@@ -222,14 +238,19 @@ def run(args: argparse.Namespace) -> int:
     tasks = list(unique.values())
     for task in tasks:  # every table is built before any clock starts, here, once
         _tables(find_variant(task.variant), _WORKER_TABLES, task.tables)
-    jobs = min(args.jobs, max(1, len(tasks)))
-    progress = None if args.json or jobs > 1 or not sys.stderr.isatty() else _progress
+    wanted = machine_cores() if args.jobs is None else args.jobs
+    jobs = min(wanted, max(1, len(tasks)))
+    single = jobs == 1 and not args.cluster
+    progress = None if args.json or not single or not sys.stderr.isatty() else _progress
+    bar = _Bar(len(tasks)) if not args.json and not single and sys.stderr.isatty() else None
     any_unsound = False
     done: dict[str, Judgement] = {}
     with contextlib.ExitStack() as stack:
-        if jobs > 1:
+        if args.cluster:
+            judged: Iterator[Judgement] = _on_cluster(stack, args.cluster, tasks)
+        elif jobs > 1:
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
-            judged: Iterator[Judgement] = pool.map(_judge, tasks)
+            judged = pool.map(_judge, tasks)
         else:
             judged = (_judge(task, progress) for task in tasks)
         for step in steps:
@@ -243,16 +264,69 @@ def run(args: argparse.Namespace) -> int:
                 )
             else:
                 judgement = done[digest] = next(judged)
+                if bar is not None:
+                    bar.update(judgement)
             if progress is not None:
                 print("\r\033[K", end="", file=sys.stderr)
             any_unsound |= judgement.verdict != "sound"
+            if bar is not None:
+                bar.clear()
             if args.json:
                 print(json.dumps(judgement.as_json()), flush=True)
             else:
                 print(report(judgement, duals=args.duals), flush=True)
+            if bar is not None:
+                bar.show()
+        if bar is not None:
+            bar.close()
     if status == 0 and any_unsound:
         status = 1
     return status
+
+
+def _on_cluster(
+    stack: contextlib.ExitStack, address: str, tasks: list[_Task]
+) -> Iterator[Judgement]:
+    """The judgements of ``tasks`` from a Dask cluster, in their order.  A worker lost during
+    the run costs its tasks a rerun on another worker (the scheduler's own retry), never a
+    lost or doubled result: each task's result is read from its own future."""
+    try:
+        from distributed import Client
+    except ImportError as error:  # an installation without it
+        raise RulebookError(f"--cluster needs the 'distributed' package: {error}") from None
+    try:
+        client = stack.enter_context(Client(address, timeout="20s"))  # type: ignore[no-untyped-call]
+    except OSError as error:
+        raise RulebookError(f"--cluster {address}: no scheduler answers there ({error})") from None
+    futures = client.map(_judge, tasks, pure=False)
+    return (future.result() for future in futures)
+
+
+class _Bar:
+    """A progress bar on standard error for a batch of problems: done, decided, undecided, and
+    the time left at the pace so far (a terminal only; never with --json)."""
+
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, unit="problem", file=sys.stderr, dynamic_ncols=True)
+        self.undecided = 0
+
+    def update(self, judgement: Judgement) -> None:
+        self.undecided += judgement.grade == "undecided"
+        self.bar.set_postfix(
+            decided=self.bar.n + 1 - self.undecided, undecided=self.undecided, refresh=False
+        )
+        self.bar.update(1)
+
+    def clear(self) -> None:
+        self.bar.clear()
+
+    def show(self) -> None:
+        self.bar.refresh()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _progress(message: str) -> None:
