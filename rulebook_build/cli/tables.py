@@ -195,17 +195,30 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     seconds = 0.0
+    # on a terminal, a bar over the slots to build (a class's time grows with its slots), with
+    # the time left at the pace so far; the line per class stays above it
+    bar = None
+    if sys.stderr.isatty() and missing:
+        from tqdm import tqdm
+
+        total = sum(kind.pair_slots(m) for kind, m in missing) // 2
+        bar = tqdm(total=total, unit=" slots", unit_scale=True, file=sys.stderr, leave=False)
     for kind in kinds:
 
         def built(material: Material, seconds: float, kind: EndgameTables = kind) -> None:
-            print(
+            line = (
                 f"  built {describe(material)} with its partner, {kind.semantics} "
-                f"({kind.pair_slots(material):,} slots) in {seconds:.0f} s",
-                file=sys.stderr,
-                flush=True,
+                f"({kind.pair_slots(material):,} slots) in {seconds:.0f} s"
             )
+            if bar is None:
+                print(line, file=sys.stderr, flush=True)
+            else:
+                bar.write(line, file=sys.stderr)
+                bar.update(kind.pair_slots(material) // 2)
 
         seconds += kind.prepare_missing(classes, built)
+    if bar is not None:
+        bar.close()
     for material in missing_sliced:
         print(
             f"  building {describe(material)} with its partner, rules, by slices "
