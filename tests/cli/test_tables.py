@@ -133,3 +133,18 @@ def test_export_then_install_elsewhere_checks_every_file(
     # tables of other rules (here: none of this variant) are not installed
     assert main(["tables", "--variant", "frisian", "--pieces", "2", "--install", str(shipped)]) == 2
     assert "no tables of these rules here" in capsys.readouterr().err
+
+
+def test_a_terminal_gets_a_progress_bar_over_the_slots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code = main(
+        ["tables", "--variant", "international", "--pieces", "2", "--cache-dir", str(tmp_path)]
+    )
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "built 1 king v 1 king with its partner, pure" in err  # the line per class
+    assert "slots/s" in err or " slots]" in err  # tqdm's bar, counting slots
