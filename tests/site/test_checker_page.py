@@ -210,7 +210,14 @@ def test_a_long_check_can_be_cancelled_and_the_page_stays_usable(browser: Any, s
     page.select_option(".rb-variant", "frisian")
     page.fill(".rb-paste", FEN)
     page.click(".rb-load")
+    # loading sets the board (and clears the solution): type the solution after it
+    page.wait_for_function(
+        "() => document.querySelector('.rb-sq[data-square=\"26\"]').dataset.piece === 'w'"
+    )
     page.fill(".rb-solution-input", SOLUTION)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.rb-moves-view .rb-typed-move').length === 11"
+    )
     page.click(".rb-check")
     page.wait_for_function(
         "() => document.querySelector('.rb-check-report').dataset.grade === 'correct'",
