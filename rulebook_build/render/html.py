@@ -163,22 +163,30 @@ def _moves_html(sequence: tuple[Ply, ...]) -> str:
     )
 
 
-def _line_html(
-    spec: DiagramSpec, line: Line, played: tuple[Ply, ...], *, lang: str, id_prefix: str
+def _final_svg(
+    spec: DiagramSpec, played: tuple[Ply, ...], *, lang: str, title: str, id_prefix: str
 ) -> str:
-    """An alternative line as the page shows it without a script: its name and sentence,
-    its moves and the position it leads to."""
+    """The position a sequence of moves leads to, its last move marked."""
     final = played[-1]
-    svg = board_svg(
+    return board_svg(
         final.after,
         numbers=spec.numbers,
         flip=spec.flip,
         last_move=final.move,
         last_move_text=final.notation,
         lang=lang,
-        title=f"{line.label}: {text(lang, 'final_position')}",
+        title=title,
         id_prefix=id_prefix,
     )
+
+
+def _line_html(
+    spec: DiagramSpec, line: Line, played: tuple[Ply, ...], *, lang: str, id_prefix: str
+) -> str:
+    """An alternative line as the page shows it without a script: its name and sentence,
+    its moves and the position it leads to."""
+    title = f"{line.label}: {text(lang, 'final_position')}"
+    svg = _final_svg(spec, played, lang=lang, title=title, id_prefix=id_prefix)
     moves = " ".join(escape(label) for _number, label in move_list(played))
     sentence = f" {escape(line.sentence)}" if line.sentence else ""
     return (
@@ -192,7 +200,6 @@ def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str, lines: Sequence
     with ``lines``, a switch to each of them (and, without a script, each one written out
     with the position it leads to)."""
     sequence = plies(spec.position, spec.moves)
-    final = sequence[-1]
     start_svg = board_svg(
         spec.position,
         numbers=spec.numbers,
@@ -203,12 +210,9 @@ def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str, lines: Sequence
         title=text(lang, "start_position"),
         id_prefix=f"{id_prefix}-start",
     )
-    final_svg = board_svg(
-        final.after,
-        numbers=spec.numbers,
-        flip=spec.flip,
-        last_move=final.move,
-        last_move_text=final.notation,
+    final_svg = _final_svg(
+        spec,
+        sequence,
         lang=lang,
         title=text(lang, "final_position"),
         id_prefix=f"{id_prefix}-final",

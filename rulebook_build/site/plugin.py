@@ -245,21 +245,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
 
     @staticmethod
     def _write_if_changed(path: Path, text: str) -> None:
-        try:
-            if path.read_text(encoding="utf-8") == text:
-                return
-        except OSError:
-            pass
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(".tmp")
-            temporary.write_text(text, encoding="utf-8")
-            os.replace(temporary, path)
-        except OSError as error:
-            raise PluginError(f"rulebook: cannot write {path}: {error}") from error
+        RulebookPlugin._write_bytes_if_changed(path, text.encode("utf-8"))
 
     @staticmethod
     def _write_bytes_if_changed(path: Path, data: bytes) -> None:
+        """Write ``path`` whole (a temporary file, then a rename) unless it holds ``data``."""
         try:
             if path.read_bytes() == data:
                 return
