@@ -46,8 +46,8 @@ from typing import Final
 from rulebook_build.checker.judge import problem_digest
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant
-from rulebook_build.rules import find_variant
+from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.rules import Position, find_variant
 
 METADATA: Final = "collection.toml"
 KINDS: Final = ("contest", "collection", "examples")
@@ -116,6 +116,8 @@ class Entry:
     game: PdnGame
     variant: str
     digest: str
+    start: Position
+    """The start position, read from the FEN tag by the notation layer."""
 
     @property
     def composer(self) -> str:
@@ -134,8 +136,7 @@ class Entry:
     @property
     def pieces(self) -> int:
         """The pieces on the board at the start."""
-        fen = self.game.tag("FEN") or ""
-        return len(re.findall(r"K?\d+", fen.split(":", 1)[1] if ":" in fen else ""))
+        return len(self.start.pieces())
 
     @property
     def points(self) -> float | None:
@@ -292,7 +293,16 @@ def read_collection(folder: Path) -> Collection:
                     f"two problems are called {name!r}", source=f"{game.source}:{game.line}"
                 )
             collection.entries.append(
-                Entry(collection, slug, number, name, game, variant.name, digest)
+                Entry(
+                    collection,
+                    slug,
+                    number,
+                    name,
+                    game,
+                    variant.name,
+                    digest,
+                    start_position(game, variant),
+                )
             )
     return collection
 

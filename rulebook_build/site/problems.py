@@ -467,6 +467,11 @@ def _grade(record: dict[str, object] | None) -> str:
     return str(record.get("grade", record.get("verdict")))
 
 
+def _grade_class(grade: str) -> str:
+    """A grade as a CSS class suffix: ``correct with remarks`` -> ``correct-with-remarks``."""
+    return grade.replace(" ", "-")
+
+
 def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, str]]:
     """The faults and remarks of a verdict, one line each (criterion, status, detail); of an
     undecided one, also what is open."""
@@ -626,7 +631,7 @@ def _verdict(record: dict[str, object], lang: str) -> dict[str, object]:
         )
     return {
         "grade": _label(lang, grade),
-        "grade_class": grade.replace(" ", "-"),
+        "grade_class": _grade_class(grade),
         "keys": keys,
         "rows": rows,
     }
@@ -658,7 +663,7 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str) -> dict[str, obj
         "pieces": entry.pieces,
         "grade": grade,
         "grade_label": _label(lang, grade),
-        "grade_class": grade.replace(" ", "-"),
+        "grade_class": _grade_class(grade),
         "findings": _findings(record, lang),
         "points": entry.points,
         "claims": _claims(entry, lang),
@@ -703,7 +708,7 @@ def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, ro
 def _counts(rows: list[dict[str, object]], lang: str) -> list[tuple[str, str, int]]:
     counted = Counter(str(row["grade"]) for row in rows)
     return [
-        (grade.replace(" ", "-"), _label(lang, grade), counted[grade])
+        (_grade_class(grade), _label(lang, grade), counted[grade])
         for grade in (*GRADES, "unchecked")
         if counted[grade]
     ]
@@ -714,6 +719,7 @@ def render_index(text: str, *, lang: str, where: str, site: ProblemSite, root: s
     diagram, filterable by variant, grade, pieces and collection and searchable by composer,
     collection and title (the list works without the script)."""
     wanted = _fields(text, where=where).get("variant", "")
+    every = {c.slug: [_row(e, site, lang, root) for e in c.entries] for c in site.collections}
     collections = [
         {
             "title": localized(c.title, lang),
@@ -721,15 +727,15 @@ def render_index(text: str, *, lang: str, where: str, site: ProblemSite, root: s
             "kind": _label(lang, f"kind_{c.kind}"),
             "date": c.date,
             "count": len(c.entries),
-            "counts": _counts([_row(e, site, lang, root) for e in c.entries], lang),
+            "counts": _counts(every[c.slug], lang),
         }
         for c in site.collections
     ]
     rows = [
-        _row(entry, site, lang, root)
+        row
         for collection in site.collections
-        for entry in collection.entries
-        if not wanted or entry.variant == wanted
+        for row in every[collection.slug]
+        if not wanted or row["variant"] == wanted
     ]
     return _TEMPLATES.get_template("problem_index.html").render(
         collections=collections,
