@@ -2,8 +2,9 @@
 
 The page runs this module under Pyodide in a Web Worker (``site/assets/checker-worker.js``):
 the same rules, notation and checker code as ``rulebook check``, with the Python proof search
-(the compiled one is not there) and without endgame tables, so what it cannot settle in the
-time given it calls undecided, as the command line does.  Every function takes and returns
+(the compiled one is not there) and the endgame tables of up to :data:`TABLE_PIECES` pieces the
+site ships, so what it cannot settle in the time given it calls undecided, as the command line
+does.  Every function takes and returns
 JSON text, so the worker passes plain strings and nothing from a pasted problem is ever
 evaluated: it is read by the notation layer and shown by the page as text only.
 
@@ -40,18 +41,20 @@ MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
 TAGS: Final = ("Event", "Site", "Date", "Composer", "Title", "Source", "Stipulation")
 """The tags the page keeps and writes (besides SetUp, FEN and GameType)."""
 TABLES: Final = Path("/home/pyodide/tables")
-"""Where the worker unpacks the small endgame tables the site ships (3 pieces at most)."""
+"""Where the worker unpacks the small endgame tables the site ships."""
 TABLE_PIECES: Final = 3
+"""The endgame tables the site ships for this page: every class of up to this many pieces,
+pure and with the count rules, per variant (International 1.7 MB and Frisian 4.2 MB a kind on
+disk; 0.16 and 0.42 MB gzip-compressed).  They decide the site's small examples at once, which
+the Python search alone leaves open for a minute (``benchmarks/browser_checker.py``)."""
 
 if TYPE_CHECKING:
     from rulebook_build.checker.endgame import CheckerTables
 
 
-def _tables(variant: Variant, folder: Path = TABLES) -> CheckerTables | None:
-    """The shipped tables of ``variant`` when every one of them is there (each file is checked
-    against its checksum as it is first read); else None: the search goes without."""
-    if not folder.is_dir():
-        return None
+def shipped_tables(variant: Variant, cache_dir: Path | None = None) -> CheckerTables:
+    """The tables of up to :data:`TABLE_PIECES` pieces, pure and with the count rules, kept in
+    ``cache_dir`` (default: the user's cache, where the site build finds or makes them)."""
     from rulebook_build.checker.endgame import CheckerTables, EndgameTables
 
     def kind(semantics: str) -> EndgameTables:
@@ -59,11 +62,19 @@ def _tables(variant: Variant, folder: Path = TABLES) -> CheckerTables | None:
             variant,
             max_pieces=TABLE_PIECES,
             cached_pieces=TABLE_PIECES,
-            cache_dir=folder,
+            cache_dir=cache_dir,
             semantics=semantics,  # type: ignore[arg-type]
         )
 
-    tables = CheckerTables(kind("pure"), kind("rules"))
+    return CheckerTables(kind("pure"), kind("rules"))
+
+
+def _tables(variant: Variant, folder: Path = TABLES) -> CheckerTables | None:
+    """The shipped tables of ``variant`` when every one of them is there (each file is checked
+    against its checksum as it is first read); else None: the search goes without."""
+    if not folder.is_dir():
+        return None
+    tables = shipped_tables(variant, folder)
     return None if tables.missing() else tables
 
 

@@ -93,11 +93,11 @@ def test_check_uses_shipped_tables_when_all_are_there(tmp_path: Path) -> None:
     from rulebook_build.browser import _tables
     from rulebook_build.checker.endgame import default_cache_dir
     from rulebook_build.rules import INTERNATIONAL
-    from rulebook_build.site.checker_page import table_archive
+    from rulebook_build.site.checker_page import table_archive, table_sources
 
     assert _tables(INTERNATIONAL, tmp_path / "none") is None
     archive = tmp_path / "tables.tar.gz"
-    archive.write_bytes(table_archive("international"))
+    archive.write_bytes(table_archive(table_sources("international")))
     unpacked = tmp_path / "tables"
     shutil.unpack_archive(archive, unpacked)
     tables = _tables(INTERNATIONAL, unpacked)

@@ -514,7 +514,7 @@ class EndgameTables:
         a, b, c, d = material
         if a + b + c + d > self.cached_pieces:
             return False
-        return self._path(material).is_file() and self._path((c, d, a, b)).is_file()
+        return self.path(material).is_file() and self.path((c, d, a, b)).is_file()
 
     def _slots(self, material: Material) -> int:
         """The size of a class's table, without building its index."""
@@ -557,7 +557,7 @@ class EndgameTables:
 
     def in_cache(self, material: Material) -> bool:
         """Whether the class's table is stored in the cache folder."""
-        return self._path(material).is_file()
+        return self.path(material).is_file()
 
     def pair_slots(self, material: Material) -> int:
         """Slots of a class and its partner together: the measure of its build's time and memory."""
@@ -619,7 +619,7 @@ class EndgameTables:
                 if not self.buildable(material):
                     raise RulebookError(
                         "unreadable endgame table: delete it, or rebuild it with 'rulebook tables'",
-                        source=str(self._path(material)),
+                        source=str(self.path(material)),
                     )
                 self._build(material)
                 table = self._values[material]
@@ -632,7 +632,8 @@ class EndgameTables:
         kind = "" if self.semantics == "pure" else f"-{self.semantics}"
         return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
 
-    def _path(self, material: Material) -> Path:
+    def path(self, material: Material) -> Path:
+        """The file a class's table is stored in."""
         return self.folder() / f"{_material_name(material)}.bin"
 
     def _fields(self, material: Material) -> dict[str, object]:
@@ -649,7 +650,7 @@ class EndgameTables:
     def _load(self, material: Material) -> Values | None:
         """The class's table from the cache; None when it is missing, foreign (other rules,
         another format) or damaged (then it is also moved aside, see ``tablefile.py``)."""
-        path = self._path(material)
+        path = self.path(material)
         size = self._layout(material).size
         try:
             with path.open("rb") as stream:
@@ -697,7 +698,7 @@ class EndgameTables:
             if material is None:
                 refused.append(f"{source}: not a table's name")
                 continue
-            target = self._path(material)
+            target = self.path(material)
             try:
                 tablefile.copy_verified(source, target, self._fields(material))
             except tablefile.DamagedTable as refusal:
@@ -780,7 +781,7 @@ class EndgameTables:
             little.byteswap()
         # a read-only cache still works: it only rebuilds next time
         with contextlib.suppress(OSError):
-            tablefile.write(self._path(material), self._fields(material), little.tobytes())
+            tablefile.write(self.path(material), self._fields(material), little.tobytes())
 
     def _native_program(self) -> Path | None:
         """The compiled builder, if this variant and machine can use it."""
@@ -793,14 +794,14 @@ class EndgameTables:
 
     def _build_native(self, program: Path, members: list[Material]) -> bool:
         """Build a pair with the compiled builder; False if its inputs are not on disk."""
-        folder = self._path(members[0]).parent
+        folder = self.path(members[0]).parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
             return False
         for member in members:
             for target in _successor_classes(member):
-                if target not in members and not self._path(target).is_file():
+                if target not in members and not self.path(target).is_file():
                     return False  # e.g. a read-only cache: the Python builder needs no files
         started = time.perf_counter()
         native.build_pair(program, folder, members[0], rules=self.semantics == "rules")
@@ -1021,11 +1022,11 @@ class EndgameTables:
         folder = self.folder()
         for member in members:
             for target in sorted(_successor_classes(member)):
-                if target not in members and not self._path(target).is_file():
+                if target not in members and not self.path(target).is_file():
                     raise RulebookError(
                         f"build {_material_name(target)} first: {_material_name(member)} "
                         "leads to it",
-                        source=str(self._path(target)),
+                        source=str(self.path(target)),
                     )
         sizes = [2 * self._layout(member).size for member in members]
         needed = sum(sizes) + max(sizes)  # the bodies, and one table being written beside them
@@ -1055,7 +1056,7 @@ class EndgameTables:
             )
             for member, size in zip(members, sizes, strict=True):
                 self._install_body(member, size)
-                installed.append(self._path(member))
+                installed.append(self.path(member))
         except BaseException:
             for table in installed:  # a class without its partner is no use to anyone
                 table.unlink(missing_ok=True)
@@ -1071,19 +1072,19 @@ class EndgameTables:
     def _install_body(self, member: Material, size: int) -> None:
         """Write the builder's ``.body`` of a class as its table file, with its header, without
         holding it in memory (a 6-piece class has up to 5.5 GB)."""
-        body = self._path(member).with_suffix(".body")
+        body = self.path(member).with_suffix(".body")
         if not body.is_file() or body.stat().st_size != size:
             raise RulebookError(
                 f"the endgame table builder left no complete table for {_material_name(member)}",
                 source=str(body),
             )
         try:
-            tablefile.install(body, self._path(member), self._fields(member))
+            tablefile.install(body, self.path(member), self._fields(member))
             body.unlink()
         except OSError as error:
             raise RulebookError(
                 f"cannot write the table of {_material_name(member)}: {error.strerror or error}",
-                source=str(self._path(member)),
+                source=str(self.path(member)),
             ) from error
 
     def _leave(

@@ -24,6 +24,7 @@ from typing import Final
 import jinja2
 
 import rulebook_build
+from rulebook_build.browser import shipped_tables
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 
 PYODIDE_FILES: Final = (
@@ -53,11 +54,6 @@ BUNDLE_PARTS: Final = (
 )
 """The package's files the browser needs (no site, command line, compiled search or raster).
 The C sources come along only because the tables' rules fingerprint covers them."""
-TABLE_PIECES: Final = 3
-"""The endgame tables the page ships: every class of up to this many pieces, pure and with the
-count rules, per variant (International 1.7 MB and Frisian 4.2 MB a kind on disk; 0.16 and
-0.42 MB gzip-compressed).  They decide the site's small examples at once, which the Python
-search alone leaves open for a minute (``benchmarks/browser_checker.py``)."""
 TABLES_DEST: Final = "assets/rulebook/tables-{variant}.tar.gz"
 
 LABELS: Final[dict[str, dict[str, str]]] = {
@@ -249,42 +245,34 @@ def python_bundle() -> bytes:
     return buffer.getvalue()
 
 
-def table_archive(variant_name: str, stored: Path | None = None) -> bytes:
-    """The endgame tables of up to :data:`TABLE_PIECES` pieces of a variant, pure and with the
-    count rules, as a gzip-compressed tar of ``<folder>/<class>.bin`` as in the cache (each
-    file carries its checksum and rules fingerprint: the browser refuses a damaged one as the
-    command line does).  Built here on first use, as ``rulebook check`` builds them.
-
-    ``stored``: an archive made by an earlier build, used again while the table files it was
-    made of (names, sizes, times) are unchanged, so a build does not pack them again."""
-    from rulebook_build.checker.endgame import EndgameTables
+def table_sources(variant_name: str) -> list[tuple[str, Path]]:
+    """The files of the endgame tables the page ships for a variant (see
+    :func:`rulebook_build.browser.shipped_tables`), each with its name in the archive,
+    ``<folder>/<class>.bin`` as in the cache.  Built here on first use, as ``rulebook check``
+    builds them."""
     from rulebook_build.rules import find_variant
 
-    variant = find_variant(variant_name)
-    sources: list[tuple[str, Path]] = []
-    for semantics in ("pure", "rules"):
-        tables = EndgameTables(
-            variant,
-            max_pieces=TABLE_PIECES,
-            cached_pieces=TABLE_PIECES,
-            semantics=semantics,
-        )
-        classes = tables.material_classes()
-        missing = [material for material in classes if not tables.in_cache(material)]
-        if missing:
-            tables.prepare_missing(missing)
-        for material in classes:
-            path = tables.folder() / f"{_name(material)}.bin"
-            sources.append((f"{tables.folder().name}/{path.name}", path))
-    key = json.dumps(
+    tables = shipped_tables(find_variant(variant_name))
+    tables.prepare_missing()
+    return [
+        (f"{kind.folder().name}/{kind.path(material).name}", kind.path(material))
+        for kind in (tables.pure, tables.rules)
+        for material in kind.material_classes()
+    ]
+
+
+def table_key(sources: list[tuple[str, Path]]) -> str:
+    """What an archive of ``sources`` was made of (names, sizes, times): while it is the same,
+    an archive made by an earlier build serves again."""
+    return json.dumps(
         [(name, path.stat().st_size, path.stat().st_mtime_ns) for name, path in sources]
     )
-    if stored is not None:
-        try:
-            if stored.with_suffix(".key").read_text(encoding="utf-8") == key:
-                return stored.read_bytes()
-        except OSError:
-            pass
+
+
+def table_archive(sources: list[tuple[str, Path]]) -> bytes:
+    """The table files as a gzip-compressed tar (each file carries its checksum and rules
+    fingerprint: the browser refuses a damaged one as the command line does), the same bytes
+    for the same files."""
     buffer = io.BytesIO()
     with (
         gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as packed,
@@ -296,20 +284,7 @@ def table_archive(variant_name: str, stored: Path | None = None) -> bytes:
             info.size = len(data)
             info.mode = 0o644
             archive.addfile(info, io.BytesIO(data))
-    data = buffer.getvalue()
-    if stored is not None:
-        try:
-            stored.parent.mkdir(parents=True, exist_ok=True)
-            stored.write_bytes(data)
-            stored.with_suffix(".key").write_text(key, encoding="utf-8")
-        except OSError:
-            pass  # only costs time on the next build
-    return data
-
-
-def _name(material: tuple[int, int, int, int]) -> str:
-    a, b, c, d = material
-    return f"m{a}k{b}-m{c}k{d}"
+    return buffer.getvalue()
 
 
 def render_checker(*, lang: str, root: str, available: bool, address: str) -> str:

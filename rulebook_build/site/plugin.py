@@ -26,12 +26,13 @@ per-page state for every page.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import logging
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,7 @@ from mkdocs.structure.pages import Page
 
 from rulebook_build.errors import RulebookError
 from rulebook_build.render.strings import language_of
+from rulebook_build.render.svg import board_svg
 from rulebook_build.site.checker_page import (
     BUNDLE_DEST,
     PYODIDE_DEST,
@@ -61,6 +63,8 @@ from rulebook_build.site.checker_page import (
     python_bundle,
     render_checker,
     table_archive,
+    table_key,
+    table_sources,
 )
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
@@ -138,9 +142,9 @@ class RulebookConfig(base.Config):  # type: ignore[no-untyped-call]
     cache = c.Type(bool, default=True)
     """Keep rendered diagrams in ``cache_dir`` between builds."""
     cache_dir = c.Type(str, default=".cache/rulebook")
+    """Cache folder, relative to ``mkdocs.yml``."""
     submissions = c.Type(str, default="")
     """The address the "check your problem" page tells composers to send their PDN file to."""
-    """Cache folder, relative to ``mkdocs.yml``."""
     fallback_notice = c.Type(bool, default=True)
     """Show a notice on pages shown in Dutch because their translation is missing."""
     split_search = c.Type(bool, default=True)
@@ -174,8 +178,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.not_found_page: str | None = None
         self.reported: set[str] = set()
         self.problems = ProblemSite(self.project_dir / "problems")
-        self.bundle: bytes | None = None
-        self.archives: dict[str, bytes] = {}
+        self.generated: set[str] = set()
+        """The generated files written in this build (each once, for every language)."""
+        self.thumbnails: dict[str, str] = {}
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -202,8 +207,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self.reported = set()  # a new site build (not a language nested in one)
             # the collections and verdicts, read once for every language of this build
             self.problems = ProblemSite(self.project_dir / "problems")
-            self.bundle = None
-            self.archives = {}
+            self.generated = set()
+            self.thumbnails = {}
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
@@ -284,11 +289,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                     and not file.is_documentation_page()
                 ):
                     files.remove(file)
-        for name in ASSET_FILES:
-            uri = f"{ASSET_DEST}/{name}"
-            if files.get_file_from_path(uri) is None:
-                files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
-        for name in WORKER_FILES:
+        for name in (*ASSET_FILES, *WORKER_FILES):
             uri = f"{ASSET_DEST}/{name}"
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
@@ -298,33 +299,53 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 uri = f"{PYODIDE_DEST}/{name}"
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
-            if files.get_file_from_path(BUNDLE_DEST) is None:
-                # a real file: static-i18n looks at every file's source path
-                path = self.project_dir / self.config.cache_dir / "generated" / "python.zip"
-                if self.bundle is None:
-                    self.bundle = python_bundle()
-                    self._write_bytes_if_changed(path, self.bundle)
-                files.append(File.generated(config, BUNDLE_DEST, abs_src_path=str(path)))
+            self._add_generated(files, config, BUNDLE_DEST, self._write_bundle)
             for variant in ("international", "frisian"):
-                uri = TABLES_DEST.format(variant=variant)
-                if files.get_file_from_path(uri) is None:
-                    path = (
-                        self.project_dir
-                        / self.config.cache_dir
-                        / "generated"
-                        / uri.rsplit("/", 1)[-1]
-                    )
-                    if variant not in self.archives:
-                        self.archives[variant] = table_archive(variant, stored=path)
-                    files.append(File.generated(config, uri, abs_src_path=str(path)))
+                self._add_generated(
+                    files,
+                    config,
+                    TABLES_DEST.format(variant=variant),
+                    functools.partial(self._write_tables, variant=variant),
+                )
         self.search_worker = _material_search_worker(files)
-        if self.search_worker and files.get_file_from_path(SEARCH_WORKER) is None:
+        if self.search_worker:
             source = SEARCH_WORKER_SOURCE.format(worker=self.search_worker.rsplit("/", 1)[-1])
-            # a real file: static-i18n looks at every file's source path
-            path = self.project_dir / self.config.cache_dir / "generated" / "rulebook-search.js"
-            self._write_if_changed(path, source)
-            files.append(File.generated(config, SEARCH_WORKER, abs_src_path=str(path)))
+            self._add_generated(
+                files,
+                config,
+                SEARCH_WORKER,
+                functools.partial(self._write_if_changed, text=source),
+            )
         return files
+
+    def _add_generated(
+        self, files: Files, config: MkDocsConfig, uri: str, write: Callable[[Path], None]
+    ) -> None:
+        """Add the file ``uri`` of the built site, made by ``write`` into the cache folder
+        once per build (a real file: static-i18n looks at every file's source path)."""
+        if files.get_file_from_path(uri) is not None:
+            return
+        path = self.project_dir / self.config.cache_dir / "generated" / uri.rsplit("/", 1)[-1]
+        if uri not in self.generated:
+            self.generated.add(uri)
+            write(path)
+        files.append(File.generated(config, uri, abs_src_path=str(path)))
+
+    def _write_bundle(self, path: Path) -> None:
+        self._write_bytes_if_changed(path, python_bundle())
+
+    def _write_tables(self, path: Path, variant: str) -> None:
+        """The check page's tables of ``variant``, packed again only when they changed."""
+        sources = table_sources(variant)
+        key = table_key(sources)
+        stamp = path.with_name(path.name + ".key")
+        try:
+            if path.is_file() and stamp.read_text(encoding="utf-8") == key:
+                return
+        except OSError:
+            pass
+        self._write_bytes_if_changed(path, table_archive(sources))
+        self._write_if_changed(stamp, key)
 
     @event_priority(-110)
     def _add_problem_pages(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -346,7 +367,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 pages[f"{folder}/{entry.slug}.md"] = problem_markdown(entry)
                 uri = thumbnail_path(entry)
                 if files.get_file_from_path(uri) is None:
-                    files.append(File.generated(config, uri, content=self._thumbnail(entry)))
+                    if uri not in self.thumbnails:  # once per build, for every language
+                        self.thumbnails[uri] = board_svg(
+                            entry.start, lang="en", id_prefix="t", standalone=True, size=150
+                        )
+                    files.append(File.generated(config, uri, content=self.thumbnails[uri]))
         for uri, markdown in pages.items():
             page = File(
                 f"{lang}/{uri}",
@@ -378,18 +403,6 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         i18n = self._i18n(config)
         found = [str(lang) for lang in getattr(i18n, "build_languages", None) or []]
         return found or [self.building]
-
-    def _thumbnail(self, entry: Any) -> str:
-        from rulebook_build.notation.replay import replay
-        from rulebook_build.render.svg import board_svg
-
-        return board_svg(
-            replay(entry.game).start,
-            lang="en",
-            id_prefix="t",
-            standalone=True,
-            size=150,
-        )
 
     # ------------------------------------------------------------------ navigation
     @event_priority(-110)

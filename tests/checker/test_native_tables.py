@@ -156,7 +156,7 @@ def test_a_pair_built_by_slices_is_installed_as_the_whole_build_would_store_it(
     whole._table(material)
     for member in (material, partner):
         # the same file, header and all, and nothing else left in the folder
-        assert sliced._path(member).read_bytes() == whole._path(member).read_bytes()
+        assert sliced.path(member).read_bytes() == whole.path(member).read_bytes()
     assert lines and lines[-1].startswith("tablebuild: ") and "slices done" in lines[-1]
     leftovers = [p.name for p in sliced.folder().iterdir() if p.suffix != ".bin"]
     assert not leftovers
