@@ -152,6 +152,9 @@ class _Task:
     full: bool
     tables: bool
     compiled: bool
+    digest: str = ""
+    """The problem's digest (``_problems`` sets it): a problem repeated in a run is judged
+    once."""
 
 
 def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
@@ -195,6 +198,7 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                     not args.win_only,
                     not args.no_tables,
                     not args.python_only,
+                    problem_digest(game, variant),
                 )
             )
     return steps, status
@@ -226,15 +230,10 @@ def run(args: argparse.Namespace) -> int:
         raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
     steps, status = _problems(args)
     # a repeated problem is judged once: the same variant and game text give the same digest
-    digests = {
-        id(step): problem_digest(step.game, find_variant(step.variant))
-        for step in steps
-        if isinstance(step, _Task)
-    }
     unique: dict[str, _Task] = {}
     for step in steps:
         if isinstance(step, _Task):
-            unique.setdefault(digests[id(step)], step)
+            unique.setdefault(step.digest, step)
     tasks = list(unique.values())
     for task in tasks:  # every table is built before any clock starts, here, once
         _tables(find_variant(task.variant), _WORKER_TABLES, task.tables)
@@ -257,13 +256,12 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(step, str):
                 print(step, file=sys.stderr)
                 continue
-            digest = digests[id(step)]
-            if digest in done:  # a repeat: the first one's judgement, under its own name
+            if step.digest in done:  # a repeat: the first one's judgement, under its own name
                 judgement = replace(
-                    done[digest], source=f"{step.game.source}:{step.game.line}", seconds=0.0
+                    done[step.digest], source=f"{step.game.source}:{step.game.line}", seconds=0.0
                 )
             else:
-                judgement = done[digest] = next(judged)
+                judgement = done[step.digest] = next(judged)
                 if bar is not None:
                     bar.update(judgement)
             if progress is not None:
