@@ -56,6 +56,14 @@ def open_checker(browser: Any, server: str, fragment: str = "", width: int = 110
     return page
 
 
+def wait_for_report(page: Any, *, timeout: int) -> None:
+    """Until a check ends: its report carries the grade."""
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+        timeout=timeout,
+    )
+
+
 def command_line(problem: dict[str, Any], seconds: float) -> dict[str, Any]:
     """``rulebook check --json`` (tables and compiled search as installed) on the same problem."""
     games, errors = read_pdn(json.loads(pdn(json.dumps(problem)))["pdn"])
@@ -90,10 +98,7 @@ def test_set_up_type_check_and_agree_with_the_command_line(browser: Any, server:
     page.wait_for_selector(".rb-checker-player .solution-player.rb-js")
     page.fill(".rb-seconds", "20")
     page.click(".rb-check")
-    page.wait_for_function(
-        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
-        timeout=120_000,
-    )
+    wait_for_report(page, timeout=120_000)
     record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
     expected = command_line(
         {"fen": FEN, "variant": "frisian", "solution": SOLUTION, "tags": {}}, 20.0
@@ -124,10 +129,7 @@ def test_a_pasted_problem_with_a_cook_is_reported_incorrect(browser: Any, server
     page.wait_for_function("() => document.querySelector('.rb-solution-input').value !== ''")
     page.fill(".rb-seconds", "60")
     page.click(".rb-check")
-    page.wait_for_function(
-        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
-        timeout=150_000,
-    )
+    wait_for_report(page, timeout=150_000)
     assert page.locator(".rb-check-report").get_attribute("data-grade") == "incorrect"
     c_row = page.locator('.rb-check-report tr[data-criterion="C"]')
     assert c_row.get_attribute("data-status") == "fail"
@@ -153,10 +155,7 @@ def test_a_link_with_hostile_text_runs_nothing_and_shows_it_literally(
 ) -> None:
     fragment = "#pdn=" + urllib.parse.quote(HOSTILE) + "&run=1"
     page = open_checker(browser, server, fragment, width=390)
-    page.wait_for_function(
-        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
-        timeout=120_000,
-    )
+    wait_for_report(page, timeout=120_000)
     assert page.evaluate("() => window.pwned === undefined")
     assert (
         page.input_value('.rb-tag[data-tag="Title"]')
