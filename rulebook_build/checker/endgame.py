@@ -163,7 +163,8 @@ LOST_NOW: Final = Outcome("loss", 0)
 
 
 @cache
-def _outcome(stored: int) -> Outcome:
+def outcome_of(stored: int) -> Outcome:
+    """The result a stored int16 value stands for (``plies`` odd: a win, even: a loss, -1 a draw)."""
     if stored == DRAW:
         return DRAWN
     return Outcome("win" if stored & 1 else "loss", stored)
@@ -458,7 +459,7 @@ class EndgameTables:
             except RulebookError:  # a cached class refused (damaged): done without
                 self._supported[material] = False
                 return None
-        return _outcome(table[index])
+        return outcome_of(table[index])
 
     def probe_rules(self, state: State) -> Outcome | None:
         """The value with the count rules, from tables built with ``semantics="rules"``: None
@@ -750,7 +751,7 @@ class EndgameTables:
             for own in own_streaks:
                 for other in other_streaks:
                     state = (*placement[:5], own, other)
-                    stored = _outcome(table[layout.index(state, self._limit)])
+                    stored = outcome_of(table[layout.index(state, self._limit)])
                     wanted = self._from_successors(state)
                     if stored != wanted:
                         position = format_fen(Position.from_state(variant, state))
@@ -1162,14 +1163,14 @@ class CheckerTables:
         one (it is compiled on first use, like the builder)."""
         if not self._prover_looked_for:
             self._prover_looked_for = True
-            if self.pure._native_program() is not None:
+            if self.variant.name in native.PROVER_VARIANTS and self.pure.builder == "auto":
                 # the compiled search reads the folders itself: no damaged file may be there
                 for tables in (self.pure, self.rules):
                     tables.verify_files()
                 program = native.executable(self.pure.cache_dir, native.PROVER_SOURCE)
                 if program is not None:
                     folders = (self.pure.folder(), self.rules.folder())
-                    self._prover = native.NativeProver(program, *folders)
+                    self._prover = native.NativeProver(program, *folders, variant=self.variant)
         return self._prover
 
     def probe(self, state: State) -> Outcome | None:

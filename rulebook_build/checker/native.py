@@ -7,14 +7,14 @@ with the machine's C compiler (``$CC``, else ``cc`` or ``gcc``) into the cache f
 name that carries a hash of its source, and run as a separate process, one class pair at a time.
 Where no compiler is found the Python builder is used, as before.
 
-Only International rules are built this way; Fries Spel (orthogonal captures, the valued majority
-and the art. 17 counters) keeps the Python builder.
+Only International tables are built this way so far; Fries Spel tables (orthogonal captures, the
+valued majority and the art. 17 counters) keep the Python builder.
 
-The same holds for the proof search: ``native/prover.c`` is ``search.py``'s df-pn compiled (about
-700,000 nodes a second, against some 10,000 in Python), run as a process per search.  It is
-not trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that tree with the
-Python engine before it reports "proved" or "refuted".  Both programs include ``native/draughts.h``
-(board, table index, capture rules).
+The proof search ``native/prover.c`` is ``search.py``'s df-pn compiled (some 400,000 to 700,000
+nodes a second, against 6,000 to 10,000 in Python), for both rule sets, run as a process per
+search.  It is not trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that
+tree with the Python engine before it reports "proved" or "refuted".  Both programs include
+``native/draughts.h`` (board, table index, the capture rules of both variants): one rules core.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ from pathlib import Path
 from typing import Final
 
 from rulebook_build.errors import RulebookError
+from rulebook_build.rules.board import SQUARE_OF_BIT
 from rulebook_build.rules.drawrules import DrawClocks
-from rulebook_build.rules.movegen import State
+from rulebook_build.rules.movegen import State, Streak
+from rulebook_build.rules.variants import Variant
 
 FOLDER: Final = Path(__file__).resolve().parent / "native"
 SOURCE: Final = FOLDER / "tablebuild.c"
@@ -40,7 +42,9 @@ PROVER_SOURCE: Final = FOLDER / "prover.c"
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
 VARIANTS: Final = frozenset({"international"})
-"""The variants whose rules the compiled programs implement."""
+"""The variants whose tables the compiled builder makes."""
+PROVER_VARIANTS: Final = frozenset({"international", "frisian"})
+"""The variants the compiled proof search plays."""
 
 Material = tuple[int, int, int, int]
 
@@ -154,8 +158,26 @@ def pieces_of(state: State) -> Pieces:
     return (opp_men, opp_kings, own_men, own_kings)
 
 
-def _clock_fields(clocks: DrawClocks) -> tuple[int, int, int]:
-    return (int(clocks.ending or 0), clocks.ending_plies, clocks.king_only_plies)
+def _run(streak: Streak, men: int, kings: int) -> tuple[int, int]:
+    """A side's run of non-capturing moves with one king (Fries Spel art. 17) as (count, square),
+    or (0, 0) where it cannot count: no run, its king captured, or no men left to its side."""
+    count, bit = streak
+    if not count or not men or not kings >> bit & 1:
+        return (0, 0)
+    return (count, SQUARE_OF_BIT[bit])
+
+
+def node_fields(variant: Variant, state: State, clocks: DrawClocks) -> tuple[int, ...]:
+    """Who is to move and what the rules count, as the compiled search reads and prints a node
+    (its CLOCKS field): two nodes with the same pieces and fields have the same future."""
+    white = int(state[4])
+    if variant.max_consecutive_king_moves is None:
+        return (white, int(clocks.ending or 0), clocks.ending_plies, clocks.king_only_plies)
+    own = _run(state[5], state[0], state[1])
+    other = _run(state[6], state[2], state[3])
+    white_run, black_run = (own, other) if white else (other, own)
+    strong = 0 if clocks.strong_side is None else 1 if clocks.strong_side else 2
+    return (white, *white_run, *black_run, strong, clocks.strong_moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +187,7 @@ class ProverAnswer:
     trusted: ``search.ProofSearch`` walks the tree with the Python engine before using it."""
 
     verdict: str  # "proved", "refuted" or "undecided"
+    variant: Variant
     nodes: int
     seconds: float
     choices: dict[tuple[int, ...], Pieces]
@@ -175,15 +198,24 @@ class ProverAnswer:
 
     def choice(self, state: State, clocks: DrawClocks) -> Pieces | None:
         """The pieces after the move chosen at this node, if the tree has one."""
-        return self.choices.get((*pieces_of(state), int(state[4]), *_clock_fields(clocks)))
+        return self.choices.get((*pieces_of(state), *node_fields(self.variant, state, clocks)))
 
 
 class NativeProver:
-    """Runs ``prover.c`` on one node, as a separate process (International only)."""
+    """Runs ``prover.c`` on one node, as a separate process."""
 
     def __init__(
-        self, program: Path, pure_dir: Path, rules_dir: Path, *, table_mb: int = PROVER_TABLE_MB
+        self,
+        program: Path,
+        pure_dir: Path,
+        rules_dir: Path,
+        *,
+        variant: Variant,
+        table_mb: int = PROVER_TABLE_MB,
     ) -> None:
+        if variant.name not in PROVER_VARIANTS:
+            raise ValueError(f"the compiled search does not play {variant.name} rules")
+        self.variant = variant
         self.program = program
         self.pure_dir = pure_dir
         self.rules_dir = rules_dir
@@ -199,28 +231,67 @@ class NativeProver:
     ) -> ProverAnswer:
         command = [
             str(self.program),
+            self.variant.name,
             str(self.pure_dir),
             str(self.rules_dir),
             f"{max(seconds, 0.001):.3f}",
             str(node_limit),
             str(self.table_mb_for(seconds)),
-            *(f"{bits:x}" for bits in pieces_of(state)),
-            str(int(state[4])),
-            *(str(field) for field in _clock_fields(clocks)),
+            *self._node(state, clocks),
         ]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
         except OSError as error:
             why = f"the compiled search did not run: {error}"
-            return ProverAnswer("undecided", 0, 0.0, {}, why)
+            return ProverAnswer("undecided", self.variant, 0, 0.0, {}, why)
         if done.returncode != 0:
             last = done.stderr.strip().splitlines()[-1:]
             failure = last[0] if last else f"exit status {done.returncode}"
-            return ProverAnswer("undecided", 0, 0.0, {}, f"the compiled search failed: {failure}")
-        return _parse_answer(done.stdout)
+            why = f"the compiled search failed: {failure}"
+            return ProverAnswer("undecided", self.variant, 0, 0.0, {}, why)
+        return _parse_answer(self.variant, done.stdout)
+
+    def _node(self, state: State, clocks: DrawClocks) -> list[str]:
+        fields = node_fields(self.variant, state, clocks)
+        return [*(f"{bits:x}" for bits in pieces_of(state)), "/".join(map(str, fields))]
+
+    def describe(self, state: State, clocks: DrawClocks) -> NodeReport:
+        """What the program makes of one node (``prover moves``): its table values, whether a
+        count rule ends the game there, and its children; for the tests against Python."""
+        command = [str(self.program), "moves", self.variant.name, str(self.pure_dir)]
+        command += [str(self.rules_dir), *self._node(state, clocks)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RulebookError(f"the compiled search failed: {done.stderr.strip()}")
+        values: dict[str, int | None] = {}
+        draw = False
+        children: list[tuple[int, ...]] = []
+        for line in done.stdout.splitlines():
+            word, _, rest = line.partition(" ")
+            if word in ("pure", "rules"):
+                values[word] = None if rest == "none" else int(rest)
+            elif word == "draw":
+                draw = rest == "1"
+            elif word == "child":
+                fields = rest.split()
+                children.append(
+                    (*(int(x, 16) for x in fields[:4]), *(int(x) for x in fields[4].split("/")))
+                )
+        return NodeReport(values["pure"], values["rules"], draw, sorted(children))
 
 
-def _parse_answer(text: str) -> ProverAnswer:
+@dataclass(frozen=True, slots=True)
+class NodeReport:
+    """``NativeProver.describe``: the stored int16 table values (None: not covered), whether a
+    count rule draws the game here, and each child as its pieces and ``node_fields``."""
+
+    pure: int | None
+    rules: int | None
+    draw: bool
+    children: list[tuple[int, ...]]
+
+
+def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
     verdict, nodes, seconds = "undecided", 0, 0.0
     choices: dict[tuple[int, ...], Pieces] = {}
     open_line: list[Pieces] = []
@@ -247,5 +318,6 @@ def _parse_answer(text: str) -> ProverAnswer:
         elif word == "end":
             problem = None
     if verdict not in ("proved", "refuted", "undecided"):
-        return ProverAnswer("undecided", nodes, seconds, {}, f"unknown verdict {verdict!r}")
-    return ProverAnswer(verdict, nodes, seconds, choices, problem, tuple(open_line))
+        why = f"unknown verdict {verdict!r}"
+        return ProverAnswer("undecided", variant, nodes, seconds, {}, why)
+    return ProverAnswer(verdict, variant, nodes, seconds, choices, problem, tuple(open_line))

@@ -15,7 +15,7 @@ every White try is closed off, ``undecided`` when the time limit or node budget 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
@@ -166,8 +166,8 @@ class ProofSearch:
         self.variant = variant
         self.tables = tables
         self.progress = progress
-        # the compiled search is used only where its tree can be checked as a finite DAG
-        self.prover = prover if play_is_finite(variant) else None
+        # the compiled search's trees are walked and refused if they go round in a circle
+        self.prover = prover
         self.native_nodes = 0
         self.native_problems: list[str] = []
         # the line each undecided compiled search was working on, as moves from its node
@@ -257,17 +257,20 @@ class ProofSearch:
     def _adopt(self, root: Node, answer: AnswerLike, deadline: float) -> bool:
         """Walk the compiled search's tree: at every node the leaf rules of ``_leaf_value`` close
         it, or (where one move suffices) the chosen move is legal and its child passes, or
-        (where every move must be answered) every child passes.  Play is finite here, so the
-        tree is a finite DAG and passing everywhere is a proof.  On success the tree's nodes are
-        stored as settled, for the proof line and the criteria that follow."""
+        (where every move must be answered) every child passes, and no line of the tree comes
+        back to a node on it.  The tree is then a finite graph without circles, so every line
+        through it ends in one of its leaves, and passing everywhere is a proof (International
+        play is finite anyway; a Fries Spel strategy that goes round for ever wins nothing).  On
+        success the tree's nodes are stored as settled, for the proof line and the criteria
+        that follow."""
         proof = answer.verdict == "proved"
         settled = (0, INFINITY) if proof else (INFINITY, 0)
-        passed: set[Node] = set()
-        waiting = [root]
-        while waiting:
-            node = waiting.pop()
-            if node in passed:
-                continue
+        passed: set[Node] = set()  # checked, with everything below
+        on_line: set[Node] = set()  # on the line from the root being walked
+        line: list[tuple[Node, Iterator[Node]]] = []
+
+        def enter(node: Node) -> bool:
+            """Check a node's own leaf or choice; a node with children to walk joins the line."""
             if len(passed) & 1023 == 0 and time.perf_counter() > deadline:
                 self.native_problems.append("no time left to check the compiled search's tree")
                 return False
@@ -279,24 +282,41 @@ class ProofSearch:
             value = self._leaf_value(node, len(moves))
             if value == settled:
                 passed.add(node)
-                continue
+                return True
             if value is not None and (value[0] == 0 or value[1] == 0):
                 self.native_problems.append("the compiled search's tree ends in a wrong leaf")
                 return False
-            passed.add(node)
             if state[4] == proof:  # one move suffices: the one the tree chose
                 chosen = answer.choice(state, clocks)
                 step = self._step_to(node, chosen, moves) if chosen is not None else None
                 if step is None:
                     self.native_problems.append("the compiled search's tree has no legal choice")
                     return False
-                waiting.append(step[1])
+                below: list[Node] = [step[1]]
             else:
                 if known is None:
                     variant = self.variant
                     known = [(move, child_node(variant, node, move)) for move in moves]
                     self.children[node] = known
-                waiting.extend(child for _move, child in known)
+                below = [child for _move, child in known]
+            on_line.add(node)
+            line.append((node, iter(below)))
+            return True
+
+        if not enter(root):
+            return False
+        while line:
+            node, below = line[-1]
+            child = next(below, None)
+            if child is None:
+                line.pop()
+                on_line.discard(node)
+                passed.add(node)
+            elif child in on_line:
+                self.native_problems.append("the compiled search's tree goes round in a circle")
+                return False
+            elif child not in passed and not enter(child):
+                return False
         for node in passed:
             self.table[node] = settled
         return True

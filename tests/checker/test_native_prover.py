@@ -119,7 +119,11 @@ def test_a_proof_larger_than_the_table_is_printed_whole(
     search = ProofSearch(INTERNATIONAL, tables=tables)
     (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "23-18"]
     tiny = native.NativeProver(
-        prover.program, tables.pure.folder(), tables.rules.folder(), table_mb=0
+        prover.program,
+        tables.pure.folder(),
+        tables.rules.folder(),
+        variant=INTERNATIONAL,
+        table_mb=0,
     )
     answer = tiny.solve(node[0], node[1], seconds=30.0, node_limit=10**9)
     assert answer.verdict == "proved" and answer.problem is None
@@ -129,7 +133,9 @@ def test_a_proof_larger_than_the_table_is_printed_whole(
 
 
 def test_a_short_search_gets_a_small_table() -> None:
-    program = native.NativeProver(Path("prover"), Path("pure"), Path("rules"))
+    program = native.NativeProver(
+        Path("prover"), Path("pure"), Path("rules"), variant=INTERNATIONAL
+    )
     assert program.table_mb_for(0.1) == native.PROVER_MIN_TABLE_MB
     assert program.table_mb_for(2.0) == 2 * native.PROVER_MB_PER_SECOND
     assert program.table_mb_for(600.0) == native.PROVER_TABLE_MB
@@ -226,7 +232,7 @@ def test_the_program_refuses_an_impossible_position(prover: native.NativeProver)
     overlapping = (1 << 30, 0, 1 << 30, 0, True, (0, 0), (0, 0))
     answer = prover.solve(overlapping, DrawClocks(None, 0, 0, None, 0), seconds=1, node_limit=10)
     assert answer.verdict == "undecided"
-    assert answer.problem == "the compiled search failed: prover: bad position"
+    assert answer.problem == "the compiled search failed: prover: bad position or clocks"
 
 
 # ------------------------------------------------------------------ where an undecided search stops
@@ -288,12 +294,15 @@ def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_searc
     for table in tables.pure.folder().glob("*.bin"):
         if table.name not in ("m0k2-m0k1.bin", "m0k1-m0k2.bin"):
             (tmp_path / table.name).symlink_to(table.resolve())
-    rules_only = native.NativeProver(prover.program, tmp_path, tables.rules.folder())
+    rules_only = native.NativeProver(
+        prover.program, tmp_path, tables.rules.folder(), variant=INTERNATIONAL
+    )
     state = parse_fen("W:WK28,K45:BK22", variant=INTERNATIONAL).state()  # 28x17 wins at once
     node = root_node(INTERNATIONAL, state)
     answer = rules_only.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
     assert answer.verdict == "proved"
     assert not answer.choices, "the table closes the root: there is no move to print"
-    searched = native.NativeProver(prover.program, tmp_path, tmp_path)  # no table for it at all
+    # no table for it at all
+    searched = native.NativeProver(prover.program, tmp_path, tmp_path, variant=INTERNATIONAL)
     answer = searched.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
     assert answer.verdict == "proved" and len(answer.choices) == 1, "the capture, found by search"

@@ -1,7 +1,15 @@
-/* The International board, the perfect index of the endgame tables and the capture rules of
- * KNDB 2018 art. 4, shared by the compiled table builder (tablebuild.c) and the compiled proof
- * search (prover.c).  Positions are seen from the side to move, which plays as White towards
- * squares 1-5; ``mirror`` turns a position round for the other side.  Everything here follows
+/* The board, the perfect index of the endgame tables and the capture rules of both rule sets,
+ * shared by the compiled table builder (tablebuild.c) and the compiled proof search (prover.c):
+ * one rules core, set to a variant by ``init_geometry`` as the Python engine sets its generator
+ * to a ``Variant`` (../../rules/variants.py).
+ *
+ * International (KNDB 2018 art. 4-5): men and kings capture diagonally, the capture of the most
+ * pieces is compulsory.  Fries Spel (art. 7-14): pieces also capture orthogonally (the neighbour
+ * two columns or two rows away), the capture of the greatest value is compulsory, where k kings
+ * are worth less than 2k men and more than 2k-1 men (art. 11, compared exactly as the integer
+ * (2k + m) * 32 - k of variants.py), and at equal value a capture with a king goes first
+ * (art. 12).  Positions are seen from the side to move, which plays as White towards squares
+ * 1-5; ``mirror`` turns a position round for the other side.  Everything here follows
  * ../../rules/board.py and ../../rules/movegen.py; the tests compare the programs built on it
  * with the Python engine.
  */
@@ -20,27 +28,45 @@ static int bit_of(int square) { return square + (square - 1) / 10; }
 static bb BOARD;
 static bb PROMOTION; /* squares 1-5: where the side to move (seen as White) is crowned */
 static int SQUARE_OF[64];
-static const int DELTAS[4] = {-6, -5, 5, 6}; /* up-left, up-right, down-left, down-right */
-static int RAY[4][64][10];
-static int RAY_LEN[4][64];
+/* directions as (row step, column step), rows counted from Black's side: the four diagonals
+ * (up-left, up-right, down-left, down-right: men move along the first two, kings along all
+ * four), then the orthogonal steps of Fries Spel art. 7 (up, down, left, right) */
+static const int STEPS[8][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}, {-2, 0}, {2, 0}, {0, -2}, {0, 2}};
+static int RAY[8][64][10];
+static int RAY_LEN[8][64];
+static int FRISIAN;        /* the rules are Fries Spel's */
+static int CAPTURE_DIRS;   /* 4 (International) or 8 (Fries Spel): the directions pieces capture in */
 
-static int on_board(int b) { return b >= 0 && b < 64 && ((BOARD >> b) & 1); }
+/* the bit of the dark square at (row, column), or -1 (board.py square_at) */
+static int bit_at(int row, int column) {
+    if (row < 0 || row > 9 || column < 0 || column > 9 || (row + column) % 2 == 0) return -1;
+    return bit_of(row * 5 + column / 2 + 1);
+}
 
-static void init_geometry(void) {
+/* frisian: 0 for International rules, 1 for Fries Spel */
+static void init_geometry(int frisian) {
+    FRISIAN = frisian != 0;
+    CAPTURE_DIRS = FRISIAN ? 8 : 4;
     BOARD = 0;
     PROMOTION = 0;
     memset(SQUARE_OF, 0, sizeof SQUARE_OF);
+    memset(RAY_LEN, 0, sizeof RAY_LEN);
     for (int s = 1; s <= 50; s++) {
         BOARD |= (bb)1 << bit_of(s);
         SQUARE_OF[bit_of(s)] = s;
         if (s <= 5) PROMOTION |= (bb)1 << bit_of(s);
     }
-    for (int d = 0; d < 4; d++)
-        for (int b = 0; b < 64; b++) {
-            RAY_LEN[d][b] = 0;
-            if (!on_board(b)) continue;
-            for (int t = b + DELTAS[d]; on_board(t); t += DELTAS[d]) RAY[d][b][RAY_LEN[d][b]++] = t;
+    for (int s = 1; s <= 50; s++) {
+        int b = bit_of(s), row = (s - 1) / 5, column = 2 * ((s - 1) % 5) + (row % 2 == 0);
+        for (int d = 0; d < 8; d++) {
+            int r = row + STEPS[d][0], c = column + STEPS[d][1], t;
+            while ((t = bit_at(r, c)) >= 0) {
+                RAY[d][b][RAY_LEN[d][b]++] = t;
+                r += STEPS[d][0];
+                c += STEPS[d][1];
+            }
         }
+    }
 }
 
 static bb mirror(bb x) { /* square s -> 51 - s, bit b -> 55 - b: the bits reversed, moved down 8 */
@@ -181,9 +207,18 @@ typedef struct {
 static capture CAPS[MAX_CAPTURES];
 static int CAP_COUNT, CAP_BEST;
 static int CAP_OVERFLOW; /* set when a position had more capture routes than CAPS holds */
+static bb CAP_KINGS;     /* the other side's kings, for the value of a Frisian capture */
+
+/* variants.py capture_value: the number of pieces, or (2k + m) * 32 - k in Fries Spel */
+static int capture_value(bb captured) {
+    int n = __builtin_popcountll(captured);
+    if (!FRISIAN) return n;
+    int k = __builtin_popcountll(captured & CAP_KINGS);
+    return (2 * k + (n - k)) * 32 - k;
+}
 
 static void record(int origin, int dest, int king, bb captured) {
-    int n = __builtin_popcountll(captured);
+    int n = capture_value(captured);
     if (n < CAP_BEST) return;
     if (n > CAP_BEST) { CAP_BEST = n; CAP_COUNT = 0; }
     if (CAP_COUNT < MAX_CAPTURES) CAPS[CAP_COUNT++] = (capture){origin, dest, king, captured};
@@ -192,7 +227,7 @@ static void record(int origin, int dest, int king, bb captured) {
 
 static void man_search(int origin, int sq, bb opponent, bb empty, bb captured) {
     int any = 0;
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < CAPTURE_DIRS; d++) {
         if (RAY_LEN[d][sq] < 2) continue;
         int j = RAY[d][sq][0], l = RAY[d][sq][1];
         bb jb = (bb)1 << j, lb = (bb)1 << l;
@@ -206,7 +241,7 @@ static void man_search(int origin, int sq, bb opponent, bb empty, bb captured) {
 
 static void king_search(int origin, int sq, bb opponent, bb empty, bb captured) {
     int any = 0;
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < CAPTURE_DIRS; d++) {
         int len = RAY_LEN[d][sq], i = 0;
         const int *ray = RAY[d][sq];
         while (i < len && (empty >> ray[i] & 1)) i++;
@@ -228,6 +263,7 @@ static int captures(bb om, bb ok, bb pm, bb pk) {
     bb empty = BOARD & ~(om | ok | pm | pk);
     CAP_COUNT = 0;
     CAP_BEST = 1;
+    CAP_KINGS = pk;
     for (bb x = om; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         man_search(o, o, opponent, empty | (bb)1 << o, 0);
@@ -235,6 +271,16 @@ static int captures(bb om, bb ok, bb pm, bb pk) {
     for (bb x = ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         king_search(o, o, opponent, empty | (bb)1 << o, 0);
+    }
+    if (FRISIAN) { /* Fries Spel art. 12: at equal value the king's capture goes first */
+        int kings = 0;
+        for (int i = 0; i < CAP_COUNT; i++) kings |= CAPS[i].king;
+        if (kings) {
+            int kept = 0;
+            for (int i = 0; i < CAP_COUNT; i++)
+                if (CAPS[i].king) CAPS[kept++] = CAPS[i];
+            CAP_COUNT = kept;
+        }
     }
     return CAP_COUNT;
 }
@@ -244,13 +290,13 @@ static int has_capture(bb om, bb ok, bb pm, bb pk) {
     bb empty = BOARD & ~(om | ok | pm | pk);
     for (bb x = om; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
-        for (int d = 0; d < 4; d++)
+        for (int d = 0; d < CAPTURE_DIRS; d++)
             if (RAY_LEN[d][o] >= 2 && (opponent >> RAY[d][o][0] & 1) && (empty >> RAY[d][o][1] & 1))
                 return 1;
     }
     for (bb x = ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
-        for (int d = 0; d < 4; d++) {
+        for (int d = 0; d < CAPTURE_DIRS; d++) {
             int len = RAY_LEN[d][o], i = 0;
             const int *ray = RAY[d][o];
             while (i < len && (empty >> ray[i] & 1)) i++;

@@ -1,4 +1,5 @@
-/* Proof that White wins an International position: df-pn, compiled, for rulebook_build.
+/* Proof that White wins a position, International or Fries Spel: df-pn, compiled, for
+ * rulebook_build.
  *
  * The same search as ../search.py (depth-first proof-number search with the 1+epsilon trick, a
  * node being the position with the count clocks of ../../rules/drawrules.py, the same leaves:
@@ -9,17 +10,35 @@
  * rules engine before it reports anything.  A fault in this program can cost a proof, never make
  * a false one.
  *
- * Usage: prover PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK WHITE ENDING EP KP
- *   PURE_DIR, RULES_DIR: the cached endgame tables without and with count rules (mAkB-mCkD.bin
- *   files, two header lines then int16 values; a class without a file is not covered).
- *   TABLE_MB: the transposition table's memory; the store of settled nodes takes half as much.
- *   WM WK BM BK: the pieces as bitboards in the layout of board.py (hexadecimal); WHITE: 1 when
- *   White is to move; ENDING (0, 5 or 16), EP, KP: the clocks (DrawClocks.ending, ending_plies,
- *   king_only_plies).  Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for
- *   a settled root every choice of the proof tree as "choice" and eight hexadecimal fields (the
- *   node: WM WK BM BK, the node's clocks as "W/ENDING/EP/KP", then the child chosen: WM WK BM
- *   BK), and "end".  An undecided root gets instead the line the search was working on, one
- *   "open WM WK BM BK" per ply.  Exit status 0, or 1 with a message on bad arguments.
+ * Usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS
+ *        prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS
+ *   VARIANT: international or frisian.  PURE_DIR, RULES_DIR: the cached endgame tables without
+ *   and with count rules (mAkB-mCkD.bin files, two header lines then int16 values; a class
+ *   without a file is not covered).  TABLE_MB: the transposition table's memory; the store of
+ *   settled nodes takes half as much.  WM WK BM BK: the pieces as bitboards in the layout of
+ *   board.py (hexadecimal).  CLOCKS: who is to move and the state the rules count, as
+ *   slash-separated numbers (native.py node_fields):
+ *     International  W/ENDING/EP/KP: W 1 when White is to move; ENDING (0, 5 or 16), EP, KP the
+ *                    clocks DrawClocks.ending, ending_plies, king_only_plies (KNDB art. 9b-d);
+ *     Fries Spel     W/WC/WS/BC/BS/STRONG/SM: WC and WS White's run of non-capturing moves with
+ *                    one king and that king's square (art. 17; 0/0 when none counts), BC and BS
+ *                    Black's; STRONG 1 when White has two kings against one king, 2 when Black
+ *                    has, else 0, and SM the moves the strong side has made since (art. 18).
+ *   Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for a settled root
+ *   every choice of the proof tree as "choice", the node (WM WK BM BK in hexadecimal and its
+ *   CLOCKS) and the child chosen (WM WK BM BK), and "end".  An undecided root gets instead the
+ *   line the search was working on, one "open WM WK BM BK" per ply.  Exit status 0, or 1 with a
+ *   message on bad arguments.
+ *   "moves" prints what the program knows of one node, for the tests that compare it with the
+ *   Python engine: "pure V" and "rules V" (the table values, "none" when not covered), "draw D"
+ *   (1 when a count rule ends the game here), then one "child WM WK BM BK CLOCKS" per move.
+ *
+ * Fries Spel has no rule that ends a game which goes round in circles, so its positions with
+ * their clocks can repeat.  The search keeps no line and never counts a repetition as anything:
+ * a node is settled only by settled children, so what it proves or refutes rests, in the order
+ * the values were found, on real leaves.  The tree it prints may still come back to a node it
+ * has passed (a choice may name a child settled later than its parent): the Python walk refuses
+ * such a tree, since a strategy that can go round for ever wins nothing.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <errno.h>
@@ -48,8 +67,37 @@
 typedef struct {
     bb om, ok, pm, pk; /* the side to move plays as White, towards squares 1-5 */
     int white;         /* the side to move is White */
-    int ending, ending_plies, king_plies;
+    int ending, ending_plies, king_plies; /* International: KNDB art. 9b-d */
+    /* Fries Spel art. 17: the run of non-capturing moves of each side's king (count, and the
+     * king's bit in this node's frame; 0, 0 when none counts), and art. 18: strong is 1 when
+     * the side to move has two kings against one, 0 when the other side has, -1 otherwise,
+     * strong_moves the moves the strong side has made since the ending arose */
+    int own_run, own_run_bit, other_run, other_run_bit;
+    int strong, strong_moves;
 } node;
+
+#define RUN_LIMIT 3          /* variants.py FRISIAN.max_consecutive_king_moves */
+#define TWO_KINGS_MOVES 7    /* drawrules.py FRISIAN_TWO_KINGS_MOVES */
+#define NO_LIMIT (1 << 30)
+
+/* a run that cannot count is none: its king was captured, or its side has no men left (only
+ * the side to move is ever held back by its run, and only while it has men) */
+static void normalise(node *n) {
+    if (!n->own_run || !n->om || !(n->ok >> n->own_run_bit & 1)) n->own_run = n->own_run_bit = 0;
+    if (!n->other_run || !n->pm || !(n->pk >> n->other_run_bit & 1)) n->other_run = n->other_run_bit = 0;
+}
+
+/* drawrules.two_kings_against_one, seen from the side to move */
+static int strong_of(const node *n) {
+    if (n->om || n->pm) return -1;
+    int a = __builtin_popcountll(n->ok), b = __builtin_popcountll(n->pk);
+    return a == 2 && b == 1 ? 1 : a == 1 && b == 2 ? 0 : -1;
+}
+
+/* the king of the side to move that may not make a fourth non-capturing move (art. 17), or -1 */
+static int blocked_king(const node *n) {
+    return FRISIAN && n->own_run >= RUN_LIMIT && n->om ? n->own_run_bit : -1;
+}
 
 typedef struct {
     int64_t pn, dn;
@@ -71,6 +119,28 @@ static node child_of(const node *n, int origin, int dest, int king, bb captured)
     c.pm = mirror(nm);
     c.pk = mirror(nk);
     c.white = !n->white;
+    if (FRISIAN) {
+        /* movegen.make: a non-capturing king move of a side with men extends that king's run
+         * (or starts one); any other move ends the mover's run */
+        int run = 0, run_bit = 0;
+        if (king && !captured && nm) {
+            run = n->own_run && n->own_run_bit == origin ? n->own_run + 1 : 1;
+            run_bit = dest;
+        }
+        c.own_run = n->other_run;
+        c.own_run_bit = n->other_run ? 55 - n->other_run_bit : 0;
+        c.other_run = run;
+        c.other_run_bit = run ? 55 - run_bit : 0;
+        normalise(&c);
+        /* drawrules.advance: the strong side's moves count from the move the ending arose */
+        c.strong = strong_of(&c);
+        int same = c.strong >= 0 && n->strong >= 0 && c.strong == 1 - n->strong && !captured;
+        c.strong_moves = same ? n->strong_moves + (n->strong == 1) : 0;
+        c.ending = c.ending_plies = c.king_plies = 0;
+        return c;
+    }
+    c.own_run = c.own_run_bit = c.other_run = c.other_run_bit = c.strong_moves = 0;
+    c.strong = -1;
     /* drawrules.advance: the count of a lone-king ending runs from the move it arose; a capture
      * starts a new one; the 25-move count runs over non-capturing king moves */
     c.ending = ending_of(__builtin_popcountll(c.om), __builtin_popcountll(c.ok),
@@ -99,6 +169,8 @@ static void push_child(node c) {
 }
 
 static int same_position(const node *a, const node *b) {
+    /* two moves to the same pieces are one move (the same origin, destination and captured
+     * pieces by two routes), so the clocks are the same too */
     return a->om == b->om && a->ok == b->ok && a->pm == b->pm && a->pk == b->pk;
 }
 
@@ -123,8 +195,10 @@ static int generate(const node *n) {
         for (int d = 0; d < 2; d++) /* men move up only */
             if (RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1)) push_child(child_of(n, o, RAY[d][o][0], 0, 0));
     }
+    int blocked = blocked_king(n);
     for (bb x = n->ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
+        if (o == blocked) continue;
         for (int d = 0; d < 4; d++)
             for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++)
                 push_child(child_of(n, o, RAY[d][o][i], 1, 0));
@@ -145,21 +219,45 @@ static int count_moves(const node *n) {
         int o = __builtin_ctzll(x);
         for (int d = 0; d < 2; d++) count += RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1);
     }
+    int blocked = blocked_king(n);
     for (bb x = n->ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
+        if (o == blocked) continue;
         for (int d = 0; d < 4; d++)
             for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) count++;
     }
     return count;
 }
 
-/* drawrules.draw_by_count and plies_left, International */
+/* drawrules.one_king_each_is_drawn (Fries Spel art. 21.1), for one king against one king: no
+ * capture pending, and the side to move has a move after which none is forced on it */
+static int one_king_each_is_drawn(const node *n) {
+    if (has_capture(n->om, n->ok, n->pm, n->pk)) return 0;
+    bb empty = BOARD & ~(n->ok | n->pk);
+    int o = __builtin_ctzll(n->ok);
+    for (int d = 0; d < 4; d++)
+        for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
+            bb after = (n->ok & ~((bb)1 << o)) | (bb)1 << RAY[d][o][i];
+            if (!has_capture(0, mirror(n->pk), 0, mirror(after))) return 1;
+        }
+    return 0;
+}
+
+/* drawrules.draw_by_count and plies_left */
 static int draw_by_count(const node *n) {
+    if (FRISIAN) {
+        if (!n->om && !n->pm && __builtin_popcountll(n->ok) == 1 && __builtin_popcountll(n->pk) == 1 &&
+            one_king_each_is_drawn(n))
+            return 1; /* art. 21 */
+        return n->strong >= 0 && n->strong_moves >= TWO_KINGS_MOVES; /* art. 18 */
+    }
     return n->king_plies >= KING_ONLY_PLIES || (n->ending == 16 && n->ending_plies >= 32) ||
            (n->ending == 5 && n->ending_plies >= 10);
 }
 
 static int plies_left(const node *n) {
+    if (FRISIAN) /* seven moves of the strong side: at most 14 plies, 13 if the other moves first */
+        return n->strong >= 0 ? 2 * (TWO_KINGS_MOVES - n->strong_moves) - 1 : NO_LIMIT;
     int left = KING_ONLY_PLIES - n->king_plies;
     if (n->ending) {
         int e = (n->ending == 5 ? 10 : 32) - n->ending_plies;
@@ -174,8 +272,19 @@ static int plies_left(const node *n) {
 typedef struct {
     int state; /* 0: not looked for, 1: mapped, 2: no table */
     layout l;
+    /* Fries Spel: each side with kings and men has a digit for its king's run (endgame.py
+     * _Layout): 1 + RUN_LIMIT * kings values, the other side's digit the faster one */
+    uint64_t own_digits, other_digits;
     const unsigned char *values;
 } table;
+
+/* endgame.py _streak_part: 0 for no run, else 1 + (count - 1) * kings + the rank of the king
+ * among its side's kings, counted from the low bits of the side to move's frame */
+static uint64_t run_digit(int run, int bit, bb kings) {
+    if (!run || !(kings >> bit & 1)) return 0;
+    int number = __builtin_popcountll(kings), rank = __builtin_popcountll(kings & (((bb)1 << bit) - 1));
+    return 1 + (uint64_t)((run < RUN_LIMIT ? run : RUN_LIMIT) - 1) * number + rank;
+}
 
 static table TABLES[2][8 * 8 * 8 * 8];
 static const char *TABLE_DIR[2];
@@ -202,11 +311,14 @@ static int16_t probe(int kind, const node *n) {
                 while (at < (size_t)st.st_size && lines < 2)
                     if (map[at++] == '\n') lines++;
                 make_layout(&t->l, m);
-                if (lines == 2 && (size_t)st.st_size - at == 2 * t->l.size) {
+                t->own_digits = FRISIAN && m[0] && m[1] ? 1 + RUN_LIMIT * m[1] : 1;
+                t->other_digits = FRISIAN && m[2] && m[3] ? 1 + RUN_LIMIT * m[3] : 1;
+                uint64_t slots = t->l.size * t->own_digits * t->other_digits;
+                if (lines == 2 && (size_t)st.st_size - at == 2 * slots) {
                     t->values = map + at;
                     t->state = 1;
                 } else fprintf(stderr, "prover: %s: not a table of %llu slots, not used\n", path,
-                               (unsigned long long)t->l.size);
+                               (unsigned long long)slots);
             }
         }
         if (fd >= 0) close(fd);
@@ -214,6 +326,11 @@ static int16_t probe(int kind, const node *n) {
     if (t->state != 1) return NOT_COVERED;
     int64_t i = index_of(&t->l, n->om, n->ok, n->pm, n->pk);
     if (i < 0) return NOT_COVERED;
+    if (t->own_digits > 1 || t->other_digits > 1) {
+        i = i * (int64_t)(t->own_digits * t->other_digits);
+        if (t->own_digits > 1) i += (int64_t)(run_digit(n->own_run, n->own_run_bit, n->ok) * t->other_digits);
+        if (t->other_digits > 1) i += (int64_t)run_digit(n->other_run, n->other_run_bit, n->pk);
+    }
     int16_t v;
     memcpy(&v, t->values + 2 * i, 2);
     return v;
@@ -250,6 +367,10 @@ static bucket *TT;
 static uint64_t TT_MASK; /* buckets - 1 */
 
 static uint32_t meta_of(const node *n) {
+    if (FRISIAN)
+        return 1u | (uint32_t)n->white << 1 | (uint32_t)n->own_run << 2 | (uint32_t)n->own_run_bit << 4 |
+               (uint32_t)n->other_run << 10 | (uint32_t)n->other_run_bit << 12 |
+               (uint32_t)(n->strong + 1) << 18 | (uint32_t)n->strong_moves << 20;
     int e = n->ending == 5 ? 1 : n->ending == 16 ? 2 : 0;
     return 1u | (uint32_t)n->white << 1 | (uint32_t)e << 2 | (uint32_t)n->ending_plies << 4 |
            (uint32_t)n->king_plies << 11;
@@ -403,12 +524,21 @@ static int64_t widened(int64_t second) {
 
 static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit);
 
+/* how deep the search may go: Fries Spel kings can go round in circles, and a search that
+ * follows one for ever would overflow the machine's stack; it stops, undecided, instead */
+#define MAX_DEPTH 8000
+static int DEPTH;
+
 static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
     NODES++;
     if ((NODES & 1023) == 0 && (now() > DEADLINE || NODES > NODE_LIMIT)) ABORTED = 1;
+    if (DEPTH >= MAX_DEPTH) ABORTED = 1;
     values known = lookup(n);
     if (ABORTED || known.pn == 0 || known.dn == 0) return known;
-    return expand(n, known, pn_limit, dn_limit);
+    DEPTH++;
+    values v = expand(n, known, pn_limit, dn_limit);
+    DEPTH--;
+    return v;
 }
 
 /* the search below an open node: its children until its values pass a limit or settle */
@@ -503,6 +633,22 @@ static void print_position(const node *n) {
            (unsigned long long)xk);
 }
 
+/* the node's CLOCKS field, as native.py node_fields writes it (see the usage above) */
+static void print_clocks(const node *n) {
+    if (!FRISIAN) {
+        printf(" %d/%d/%d/%d", n->white, n->ending, n->ending_plies, n->king_plies);
+        return;
+    }
+    int own_square = n->own_run ? (n->white ? SQUARE_OF[n->own_run_bit] : 51 - SQUARE_OF[n->own_run_bit]) : 0;
+    int other_square =
+        n->other_run ? (n->white ? SQUARE_OF[n->other_run_bit] : 51 - SQUARE_OF[n->other_run_bit]) : 0;
+    int strong = n->strong < 0 ? 0 : (n->strong == 1) == (n->white != 0) ? 1 : 2;
+    if (n->white)
+        printf(" 1/%d/%d/%d/%d/%d/%d", n->own_run, own_square, n->other_run, other_square, strong, n->strong_moves);
+    else
+        printf(" 0/%d/%d/%d/%d/%d/%d", n->other_run, other_square, n->own_run, own_square, strong, n->strong_moves);
+}
+
 static int settled(values v, int proof) { return proof ? v.pn == 0 : v.dn == 0; }
 
 /* prints the choices of the proof (proof=1) or refutation (0) below ``n``; 0 if it fails */
@@ -534,7 +680,7 @@ static int print_tree(const node *n, int proof) {
         else {
             printf("choice");
             print_position(n);
-            printf(" %d/%d/%d/%d", n->white, n->ending, n->ending_plies, n->king_plies);
+            print_clocks(n);
             print_position(&STACK[first + chosen]);
             printf("\n");
             node child = STACK[first + chosen];
@@ -604,38 +750,120 @@ static void *table_memory(size_t bytes, uint64_t megabytes) {
     return memory;
 }
 
-int main(int argc, char **argv) {
-    if (argc != 14) {
-        fprintf(stderr, "usage: prover PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK WHITE ENDING EP KP\n");
-        return 1;
-    }
-    init_geometry();
-    init_index();
-    TABLE_DIR[0] = argv[1];
-    TABLE_DIR[1] = argv[2];
-    double seconds = atof(argv[3]);
-    NODE_LIMIT = strtoull(argv[4], NULL, 10);
-    uint64_t megabytes = strtoull(argv[5], NULL, 10);
+/* the variant argument: 0 International, 1 Fries Spel, -1 unknown */
+static int variant_of(const char *name) {
+    return !strcmp(name, "international") ? 0 : !strcmp(name, "frisian") ? 1 : -1;
+}
+
+/* a node from its pieces (WM WK BM BK, hexadecimal) and its CLOCKS field; 0 if they are bad */
+static int parse_node(char **field, node *out) {
     bb wm, wk, xm, xk;
-    if (!parse_hex(argv[6], &wm) || !parse_hex(argv[7], &wk) || !parse_hex(argv[8], &xm) ||
-        !parse_hex(argv[9], &xk) || (wm & wk) || ((wm | wk) & (xm | xk)) || (xm & xk)) {
-        fprintf(stderr, "prover: bad position\n");
+    if (!parse_hex(field[0], &wm) || !parse_hex(field[1], &wk) || !parse_hex(field[2], &xm) ||
+        !parse_hex(field[3], &xk) || (wm & wk) || ((wm | wk) & (xm | xk)) || (xm & xk))
+        return 0;
+    int c[7], count = 0;
+    const char *at = field[4];
+    while (count < 7) {
+        char *end;
+        errno = 0;
+        long v = strtol(at, &end, 10);
+        if (errno || end == at || v < 0 || v > 64) return 0;
+        c[count++] = (int)v;
+        if (*end == 0) break;
+        if (*end != '/') return 0;
+        at = end + 1;
+    }
+    node n;
+    memset(&n, 0, sizeof n);
+    n.white = c[0] != 0;
+    n.om = n.white ? wm : mirror(xm);
+    n.ok = n.white ? wk : mirror(xk);
+    n.pm = n.white ? xm : mirror(wm);
+    n.pk = n.white ? xk : mirror(wk);
+    n.strong = -1;
+    if (!FRISIAN) {
+        if (count != 4 || c[0] > 1 || (c[1] != 0 && c[1] != 5 && c[1] != 16) || c[2] > 40 ||
+            c[3] > KING_ONLY_PLIES)
+            return 0;
+        n.ending = c[1];
+        n.ending_plies = c[2];
+        n.king_plies = c[3];
+    } else {
+        if (count != 7 || c[0] > 1 || c[1] > RUN_LIMIT || c[3] > RUN_LIMIT || c[2] > 50 || c[4] > 50 ||
+            c[5] > 2 || c[6] > TWO_KINGS_MOVES)
+            return 0;
+        /* a run is given by its square: turned to this node's frame, a bit */
+        int white_bit = c[2] ? bit_of(c[2]) : 0, black_bit = c[4] ? bit_of(c[4]) : 0;
+        if (n.white) {
+            n.own_run = c[1], n.own_run_bit = white_bit;
+            n.other_run = c[3], n.other_run_bit = black_bit;
+        } else {
+            n.own_run = c[3], n.own_run_bit = c[4] ? 55 - black_bit : 0;
+            n.other_run = c[1], n.other_run_bit = c[2] ? 55 - white_bit : 0;
+        }
+        if ((n.own_run && !n.own_run_bit) || (n.other_run && !n.other_run_bit)) return 0;
+        normalise(&n);
+        n.strong = c[5] == 0 ? -1 : (c[5] == 1) == n.white ? 1 : 0;
+        n.strong_moves = c[6];
+    }
+    *out = n;
+    return 1;
+}
+
+/* "moves": what this program makes of one node, for the tests against the Python engine */
+static int describe(const node *n) {
+    int16_t v[2] = {probe(0, n), probe(1, n)};
+    const char *names[2] = {"pure", "rules"};
+    for (int k = 0; k < 2; k++) {
+        if (v[k] == NOT_COVERED) printf("%s none\n", names[k]);
+        else printf("%s %d\n", names[k], v[k]);
+    }
+    int moves = count_moves(n);
+    printf("draw %d\n", moves && draw_by_count(n));
+    size_t first = STACK_TOP;
+    int count = generate(n);
+    if (!count != !moves) { /* count_moves may count two routes of one capture twice */
+        fprintf(stderr, "prover: %d moves generated, %d counted\n", count, moves);
         return 1;
     }
+    for (int i = 0; i < count; i++) {
+        printf("child");
+        print_position(&STACK[first + i]);
+        print_clocks(&STACK[first + i]);
+        printf("\n");
+    }
+    STACK_TOP = first;
+    printf("end\n");
+    return OVERFLOW_SEEN;
+}
+
+int main(int argc, char **argv) {
+    const char *usage =
+        "usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS\n"
+        "       prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS\n";
+    int moves_only = argc == 10 && !strcmp(argv[1], "moves");
+    if (argc != 12 && !moves_only) {
+        fputs(usage, stderr);
+        return 1;
+    }
+    int variant = variant_of(argv[1 + moves_only]);
+    if (variant < 0) {
+        fprintf(stderr, "prover: unknown variant %s\n", argv[1 + moves_only]);
+        return 1;
+    }
+    init_geometry(variant);
+    init_index();
+    TABLE_DIR[0] = argv[2 + moves_only];
+    TABLE_DIR[1] = argv[3 + moves_only];
     node root;
-    root.white = atoi(argv[10]) != 0;
-    root.om = root.white ? wm : mirror(xm);
-    root.ok = root.white ? wk : mirror(xk);
-    root.pm = root.white ? xm : mirror(wm);
-    root.pk = root.white ? xk : mirror(wk);
-    root.ending = atoi(argv[11]);
-    root.ending_plies = atoi(argv[12]);
-    root.king_plies = atoi(argv[13]);
-    if ((root.ending != 0 && root.ending != 5 && root.ending != 16) || root.ending_plies < 0 ||
-        root.ending_plies > 40 || root.king_plies < 0 || root.king_plies > KING_ONLY_PLIES) {
-        fprintf(stderr, "prover: bad clocks\n");
+    if (!parse_node(argv + (moves_only ? 5 : 7), &root)) {
+        fprintf(stderr, "prover: bad position or clocks\n");
         return 1;
     }
+    if (moves_only) return describe(&root);
+    double seconds = atof(argv[4]);
+    NODE_LIMIT = strtoull(argv[5], NULL, 10);
+    uint64_t megabytes = strtoull(argv[6], NULL, 10);
     uint64_t buckets = 1;
     while (buckets * 2 * sizeof(bucket) <= megabytes << 20) buckets *= 2;
     TT = table_memory(buckets * sizeof(bucket), megabytes);

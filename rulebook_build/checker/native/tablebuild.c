@@ -518,7 +518,7 @@ int main(int argc, char **argv) {
         m[i] = atoi(argv[2 + i]);
         if (m[i] < 0 || m[i] > 7) { fprintf(stderr, "tablebuild: bad material\n"); return 1; }
     }
-    init_geometry();
+    init_geometry(0);
     init_index();
     int partner[4] = {m[2], m[3], m[0], m[1]};
     MEMBER_COUNT = memcmp(m, partner, sizeof m) ? 2 : 1;
