@@ -164,7 +164,7 @@ LOST_NOW: Final = Outcome("loss", 0)
 
 @cache
 def outcome_of(stored: int) -> Outcome:
-    """The result a stored int16 value stands for (``plies`` odd: a win, even: a loss, -1 a draw)."""
+    """The result a stored int16 value stands for (plies odd: a win, even: a loss; -1 a draw)."""
     if stored == DRAW:
         return DRAWN
     return Outcome("win" if stored & 1 else "loss", stored)
@@ -805,7 +805,13 @@ class EndgameTables:
                 if target not in members and not self.path(target).is_file():
                     return False  # e.g. a read-only cache: the Python builder needs no files
         started = time.perf_counter()
-        native.build_pair(program, folder, members[0], rules=self.semantics == "rules")
+        native.build_pair(
+            program,
+            folder,
+            members[0],
+            rules=self.semantics == "rules",
+            frisian=self.variant.name == "frisian",
+        )
         seconds = time.perf_counter() - started
         for member in members:
             body_path = folder / f"{_material_name(member)}.body"
@@ -1014,7 +1020,7 @@ class EndgameTables:
         if partner == material:
             raise RulebookError(f"{_material_name(material)} is its own partner: build it whole")
         program = self._native_program()
-        if program is None:
+        if program is None or self.variant.name != "international":
             raise RulebookError(
                 f"building {_material_name(material)} by slices needs the compiled table builder "
                 "(International rules and a C compiler)"

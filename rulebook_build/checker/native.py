@@ -1,4 +1,4 @@
-"""The compiled endgame-table builder (``native/tablebuild.c``) for International tables.
+"""The compiled endgame-table builder (``native/tablebuild.c``) and proof search (``prover.c``).
 
 The pure-Python builder in ``endgame.py`` needs about 25 µs a slot: minutes for a 4-piece class,
 days for all of 5 pieces.  The C program makes the same tables, slot for slot (the tests compare
@@ -7,8 +7,8 @@ with the machine's C compiler (``$CC``, else ``cc`` or ``gcc``) into the cache f
 name that carries a hash of its source, and run as a separate process, one class pair at a time.
 Where no compiler is found the Python builder is used, as before.
 
-Only International tables are built this way so far; Fries Spel tables (orthogonal captures, the
-valued majority and the art. 17 counters) keep the Python builder.
+Both variants are built this way: the Fries Spel tables carry each side's art. 17 run in their
+index as the Python ones do, and only the International 6-piece pairs are built by slices.
 
 The proof search ``native/prover.c`` is ``search.py``'s df-pn compiled (some 400,000 to 700,000
 nodes a second, against 6,000 to 10,000 in Python), for both rule sets, run as a process per
@@ -41,7 +41,7 @@ SOURCE: Final = FOLDER / "tablebuild.c"
 PROVER_SOURCE: Final = FOLDER / "prover.c"
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
-VARIANTS: Final = frozenset({"international"})
+VARIANTS: Final = frozenset({"international", "frisian"})
 """The variants whose tables the compiled builder makes."""
 PROVER_VARIANTS: Final = frozenset({"international", "frisian"})
 """The variants the compiled proof search plays."""
@@ -105,12 +105,14 @@ def build_pair(
     on_line: Callable[[str], None] | None = None,
     *,
     rules: bool = False,
+    frisian: bool = False,
     slices: bool = False,
     jobs: int = 1,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
-    ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``).  ``slices``:
+    ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``).  ``frisian``:
+    Fries Spel rules, else International ones (not with ``slices``).  ``slices``:
     one configuration of the men at a time, the same values in far less memory (a pair of six
     pieces needs up to 27 GB built whole); not for a class that is its own partner.  ``jobs``:
     processes sharing the slices (with ``slices`` only)."""
@@ -119,6 +121,8 @@ def build_pair(
     command = [str(program), str(folder), *(str(n) for n in material)]
     if rules:
         command.append("rules")
+    if frisian:
+        command.append("frisian")
     if slices:
         command += ["slices", str(jobs)]
     with subprocess.Popen(command, stderr=subprocess.PIPE, text=True) as process:

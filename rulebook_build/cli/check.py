@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--python-only",
         action="store_true",
-        help="do not use the compiled proof search (International; its proofs are re-checked in "
+        help="do not use the compiled proof search (its proofs are re-checked in "
         "Python either way)",
     )
     parser.add_argument(

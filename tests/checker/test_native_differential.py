@@ -16,12 +16,12 @@ import pytest
 
 from rulebook_build.checker import native
 from rulebook_build.checker.endgame import CheckerTables, checker_tables
-from rulebook_build.rules import FRISIAN, INTERNATIONAL
-from rulebook_build.rules.variants import Variant
 from rulebook_build.checker.search import root_node
 from rulebook_build.notation.fen import parse_fen
+from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.board import squares_in
 from rulebook_build.rules.movegen import generate
+from rulebook_build.rules.variants import Variant
 from tests.checker.differential import compare, compiled_view, python_view
 
 pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")

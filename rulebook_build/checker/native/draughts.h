@@ -116,9 +116,24 @@ typedef struct {
     int m[4];           /* material: own men, own kings, other men, other kings */
     uint64_t count[4];  /* sets per group */
     uint64_t mult[4];   /* multiplier of each group's rank */
-    uint64_t size;
+    uint64_t size;      /* placements of the pieces */
+    /* Fries Spel art. 17: a side with kings and men has a digit for its run of non-capturing
+     * moves with one king (1 + RUN_LIMIT * its kings values, endgame.py _Layout), the other
+     * side's digit the faster one; 1 where a side has none, and always in International */
+    uint64_t own_digits, other_digits;
+    uint64_t slots;     /* size * own_digits * other_digits: the values of the table */
     bb *sets[4];        /* every set of each group, in rank order */
 } layout;
+
+#define RUN_LIMIT 3 /* variants.py FRISIAN.max_consecutive_king_moves */
+
+/* a side's run of non-capturing moves with one king (art. 17): 0 moves, or 1 to 3 with the
+ * king's bit in the frame of the side to move */
+typedef struct {
+    int count, bit;
+} run;
+
+static const run NO_RUN = {0, 0};
 
 static const int GROUP_DOMAIN[4] = {0, 1, 2, 1};
 
@@ -153,6 +168,9 @@ static void make_layout(layout *l, const int m[4]) {
     l->mult[3] = 1;
     for (int g = 2; g >= 0; g--) l->mult[g] = l->mult[g + 1] * l->count[g + 1];
     l->size = l->mult[0] * l->count[0];
+    l->own_digits = FRISIAN && m[0] && m[1] ? 1 + RUN_LIMIT * (uint64_t)m[1] : 1;
+    l->other_digits = FRISIAN && m[2] && m[3] ? 1 + RUN_LIMIT * (uint64_t)m[3] : 1;
+    l->slots = l->size * l->own_digits * l->other_digits;
     for (int g = 0; g < 4; g++) {
         l->sets[g] = malloc(sizeof(bb) * l->count[g]);
         if (!l->sets[g]) { fprintf(stderr, "out of memory\n"); exit(1); }
@@ -170,6 +188,34 @@ static int64_t index_of(const layout *l, bb om, bb ok, bb pm, bb pk) {
     return r0 * (int64_t)l->mult[0] + r1 * (int64_t)l->mult[1] + r2 * (int64_t)l->mult[2] + r3;
 }
 
+/* endgame.py _streak_part: 0 for no run, else 1 + (count - 1) * kings + the rank of the run's
+ * king among its side's kings, counted from the low bits of the side to move's frame */
+static uint64_t run_digit(run r, bb kings) {
+    if (!r.count || !(kings >> r.bit & 1)) return 0;
+    int number = __builtin_popcountll(kings), rank = __builtin_popcountll(kings & (((bb)1 << r.bit) - 1));
+    return 1 + (uint64_t)((r.count < RUN_LIMIT ? r.count : RUN_LIMIT) - 1) * number + rank;
+}
+
+/* the run a digit stands for, given its side's kings */
+static run run_of_digit(uint64_t digit, bb kings) {
+    if (!digit) return NO_RUN;
+    int number = __builtin_popcountll(kings);
+    uint64_t s = digit - 1;
+    bb x = kings;
+    for (uint64_t r = s % number; r; r--) x &= x - 1;
+    return (run){1 + (int)(s / number), __builtin_ctzll(x)};
+}
+
+/* the slot of a position with its runs (a run of a side without a digit is not counted) */
+static int64_t slot_of(const layout *l, bb om, bb ok, bb pm, bb pk, run own, run other) {
+    int64_t i = index_of(l, om, ok, pm, pk);
+    if (i < 0 || l->slots == l->size) return i;
+    i = i * (int64_t)(l->own_digits * l->other_digits);
+    if (l->own_digits > 1) i += (int64_t)(run_digit(own, ok) * l->other_digits);
+    if (l->other_digits > 1) i += (int64_t)run_digit(other, pk);
+    return i;
+}
+
 static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm, bb *pk) {
     uint64_t r[4];
     for (int g = 0; g < 4; g++) {
@@ -181,6 +227,17 @@ static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm
     *pm = l->sets[2][r[2]];
     *pk = l->sets[3][r[3]];
     return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
+}
+
+/* a slot's position and runs; 0 for an unused slot (two pieces on one square) */
+static inline int decode_slot(const layout *l, uint64_t slot, bb *om, bb *ok, bb *pm, bb *pk, run *own,
+                              run *other) {
+    uint64_t digits = l->own_digits * l->other_digits;
+    if (!decode(l, slot / digits, om, ok, pm, pk)) return 0;
+    uint64_t d = slot % digits;
+    *own = run_of_digit(d / l->other_digits, *ok);
+    *other = run_of_digit(d % l->other_digits, *pk);
+    return 1;
 }
 
 /* KNDB art. 9b-c: 5 for one king against at most two pieces with a king, 16 against three */
@@ -303,6 +360,18 @@ static int has_capture(bb om, bb ok, bb pm, bb pk) {
             if (i + 1 < len && (opponent >> ray[i] & 1) && (empty >> ray[i + 1] & 1)) return 1;
         }
     }
+    return 0;
+}
+
+/* drawrules.one_king_each_is_drawn (Fries Spel art. 21.1), one king (``own``, to move) against
+ * one king: no capture pending, and the side to move has a move after which none is forced */
+static int one_king_each_is_drawn(bb own, bb other) {
+    if (has_capture(0, own, 0, other)) return 0;
+    bb empty = BOARD & ~(own | other);
+    int o = __builtin_ctzll(own);
+    for (int d = 0; d < 4; d++)
+        for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++)
+            if (!has_capture(0, mirror(other), 0, mirror((bb)1 << RAY[d][o][i]))) return 1;
     return 0;
 }
 

@@ -76,7 +76,6 @@ typedef struct {
     int strong, strong_moves;
 } node;
 
-#define RUN_LIMIT 3          /* variants.py FRISIAN.max_consecutive_king_moves */
 #define TWO_KINGS_MOVES 7    /* drawrules.py FRISIAN_TWO_KINGS_MOVES */
 #define NO_LIMIT (1 << 30)
 
@@ -229,25 +228,11 @@ static int count_moves(const node *n) {
     return count;
 }
 
-/* drawrules.one_king_each_is_drawn (Fries Spel art. 21.1), for one king against one king: no
- * capture pending, and the side to move has a move after which none is forced on it */
-static int one_king_each_is_drawn(const node *n) {
-    if (has_capture(n->om, n->ok, n->pm, n->pk)) return 0;
-    bb empty = BOARD & ~(n->ok | n->pk);
-    int o = __builtin_ctzll(n->ok);
-    for (int d = 0; d < 4; d++)
-        for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
-            bb after = (n->ok & ~((bb)1 << o)) | (bb)1 << RAY[d][o][i];
-            if (!has_capture(0, mirror(n->pk), 0, mirror(after))) return 1;
-        }
-    return 0;
-}
-
 /* drawrules.draw_by_count and plies_left */
 static int draw_by_count(const node *n) {
     if (FRISIAN) {
         if (!n->om && !n->pm && __builtin_popcountll(n->ok) == 1 && __builtin_popcountll(n->pk) == 1 &&
-            one_king_each_is_drawn(n))
+            one_king_each_is_drawn(n->ok, n->pk))
             return 1; /* art. 21 */
         return n->strong >= 0 && n->strong_moves >= TWO_KINGS_MOVES; /* art. 18 */
     }
@@ -272,19 +257,8 @@ static int plies_left(const node *n) {
 typedef struct {
     int state; /* 0: not looked for, 1: mapped, 2: no table */
     layout l;
-    /* Fries Spel: each side with kings and men has a digit for its king's run (endgame.py
-     * _Layout): 1 + RUN_LIMIT * kings values, the other side's digit the faster one */
-    uint64_t own_digits, other_digits;
     const unsigned char *values;
 } table;
-
-/* endgame.py _streak_part: 0 for no run, else 1 + (count - 1) * kings + the rank of the king
- * among its side's kings, counted from the low bits of the side to move's frame */
-static uint64_t run_digit(int run, int bit, bb kings) {
-    if (!run || !(kings >> bit & 1)) return 0;
-    int number = __builtin_popcountll(kings), rank = __builtin_popcountll(kings & (((bb)1 << bit) - 1));
-    return 1 + (uint64_t)((run < RUN_LIMIT ? run : RUN_LIMIT) - 1) * number + rank;
-}
 
 static table TABLES[2][8 * 8 * 8 * 8];
 static const char *TABLE_DIR[2];
@@ -311,9 +285,7 @@ static int16_t probe(int kind, const node *n) {
                 while (at < (size_t)st.st_size && lines < 2)
                     if (map[at++] == '\n') lines++;
                 make_layout(&t->l, m);
-                t->own_digits = FRISIAN && m[0] && m[1] ? 1 + RUN_LIMIT * m[1] : 1;
-                t->other_digits = FRISIAN && m[2] && m[3] ? 1 + RUN_LIMIT * m[3] : 1;
-                uint64_t slots = t->l.size * t->own_digits * t->other_digits;
+                uint64_t slots = t->l.slots;
                 if (lines == 2 && (size_t)st.st_size - at == 2 * slots) {
                     t->values = map + at;
                     t->state = 1;
@@ -324,13 +296,9 @@ static int16_t probe(int kind, const node *n) {
         if (fd >= 0) close(fd);
     }
     if (t->state != 1) return NOT_COVERED;
-    int64_t i = index_of(&t->l, n->om, n->ok, n->pm, n->pk);
+    run own = {n->own_run, n->own_run_bit}, other = {n->other_run, n->other_run_bit};
+    int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, own, other);
     if (i < 0) return NOT_COVERED;
-    if (t->own_digits > 1 || t->other_digits > 1) {
-        i = i * (int64_t)(t->own_digits * t->other_digits);
-        if (t->own_digits > 1) i += (int64_t)(run_digit(n->own_run, n->own_run_bit, n->ok) * t->other_digits);
-        if (t->other_digits > 1) i += (int64_t)run_digit(n->other_run, n->other_run_bit, n->pk);
-    }
     int16_t v;
     memcpy(&v, t->values + 2 * i, 2);
     return v;

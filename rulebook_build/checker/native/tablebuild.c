@@ -1,21 +1,25 @@
-/* Retrograde analysis of one International endgame class pair, for rulebook_build.
+/* Retrograde analysis of one endgame class pair, International or Fries Spel, for rulebook_build.
  *
  * The same tables as the pure-Python builder in ../endgame.py (same perfect index, same values:
  * distance to the end in plies, odd = win for the side to move, even = loss, -1 draw, -2 unused
- * slot), made 30 to 100 times faster so that 5-piece classes can be built at all.  Only
- * International rules (KNDB 2018): men move forward one square, capture forward and backward;
- * kings fly; captured pieces stay on the board as obstacles until the capture is over; the capture
- * of the most pieces is compulsory; a man is crowned only when its move ends on the back row.
- * Fries Spel (orthogonal captures, valued majority, the art. 17 counters) stays with the Python
- * builder.  tests/checker/test_native_tables.py compares every class this program builds with
- * the Python builder's, slot for slot.
+ * slot), made 30 to 100 times faster so that 5-piece classes can be built at all.  The rules are
+ * those of draughts.h for the variant: men move forward one square, capture forward and
+ * backward; kings fly; captured pieces stay on the board as obstacles until the capture is over;
+ * the capture of the most pieces (Fries Spel: of the greatest value, with the king's priority,
+ * also orthogonally) is compulsory; a man is crowned only when its move ends on the back row.
+ * Fries Spel art. 17 (no fourth non-capturing move in a row with one king while its side has
+ * men) is in the index as each side's run digit, as in the Python tables: a quiet king move
+ * leads to the run it makes, and taking a move back (for_each_parent) gives every run the
+ * parent may have had.  tests/checker/test_native_tables.py compares every class this program
+ * builds with the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules] [slices [JOBS]]
+ * Usage: tablebuild DIR A B C D [rules] [frisian] [slices [JOBS]]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
  *   Writes DIR/mAkB-mCkD.body (and the partner's): the int16 values only; the caller adds the
  *   header.  Progress goes to stderr; exit status 0 on success, 1 on any error (with a message).
+ *   With "frisian" the rules are Fries Spel's (whole builds only, not by slices).
  *   With "rules" the values are those of the tables with count rules (KNDB art. 9b-d): a capture
  *   or promotion is a conversion, worth 1 (the child's side wins) or 0 (it loses) when the
  *   child's value fits the child's fresh count budget, else a draw; a promotion inside the same
@@ -54,6 +58,9 @@ typedef struct {
 } exit_table;
 
 static int RULES = 0;
+/* Fries Spel art. 21, with the count rules: one king against one king is drawn at once unless a
+ * capture is pending or forced (the class m0k1-m0k1 only) */
+static int DRAWN_AT_ONCE = 0;
 
 /* the fresh budget of a child's counts: the lone-king ending's, else the 25 king moves each */
 static int fresh_budget(int ending) { return ending == 5 ? 10 : ending == 16 ? 32 : 50; }
@@ -82,11 +89,11 @@ static exit_table *exit_for(const int m[4]) {
     int newlines = 0, c;
     while (newlines < 2 && (c = fgetc(f)) != EOF)
         if (c == '\n') newlines++;
-    e->values = malloc(sizeof(val) * e->l.size);
+    e->values = malloc(sizeof(val) * e->l.slots);
     if (!e->values) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
-    if (fread(e->values, sizeof(val), e->l.size, f) != e->l.size || fgetc(f) != EOF) {
+    if (fread(e->values, sizeof(val), e->l.slots, f) != e->l.slots || fgetc(f) != EOF) {
         fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
-                (unsigned long long)e->l.size);
+                (unsigned long long)e->l.slots);
         exit(1);
     }
     fclose(f);
@@ -94,16 +101,24 @@ static exit_table *exit_for(const int m[4]) {
 }
 
 /* value of the child after a capture or promotion, seen from the child's side to move:
- * (own men, own kings, other men, other kings) already turned round */
-static val exit_value(bb om, bb ok, bb pm, bb pk, int capture, int parent_ending) {
+ * (own men, own kings, other men, other kings) already turned round, and the child's side to
+ * move's run (Fries Spel art. 17), carried from before the move; the mover's own run ends */
+static val exit_value(bb om, bb ok, bb pm, bb pk, run own, int capture, int parent_ending) {
     if (!(om | ok)) return 0; /* the side to move has no pieces: lost at once */
     int m[4] = {__builtin_popcountll(om), __builtin_popcountll(ok), __builtin_popcountll(pm),
                 __builtin_popcountll(pk)};
     exit_table *e = exit_for(m);
-    int64_t i = index_of(&e->l, om, ok, pm, pk);
+    int64_t i = slot_of(&e->l, om, ok, pm, pk, own, NO_RUN);
     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
     val v = e->values[i];
     if (!RULES || v < 0) return v;
+    if (FRISIAN) {
+        /* endgame.py _counted_exit: every count starts afresh, and only art. 18 has one (two
+         * kings against one king: 13 plies from a fresh start) */
+        int strong = !m[0] && !m[2] && ((m[1] == 2 && m[3] == 1) || (m[1] == 1 && m[3] == 2));
+        if (strong && v > 13) return DRAW;
+        return v & 1 ? 1 : 0;
+    }
     int ending = ending_of(m[0], m[1], m[2], m[3]);
     if (!capture && ending && ending == parent_ending) return v; /* the count goes on */
     if (v > fresh_budget(ending)) return DRAW;
@@ -154,11 +169,12 @@ static bb SLICE_MEN[2][2];  /* [member][0: the men of its side to move, 1: the o
 static uint64_t SLICE_SIZE; /* positions of one member in a slice: the kings of both sides */
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
 
-/* the node of a position of member k (side to move as White), or -1 outside what is built now */
-static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk) {
+/* the node of a position of member k (side to move as White) with its runs, or -1 outside what
+ * is built now */
+static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk, run own, run other) {
     const member *mb = &MEMBERS[k];
     if (!SLICES) {
-        int64_t i = index_of(&mb->l, om, ok, pm, pk);
+        int64_t i = slot_of(&mb->l, om, ok, pm, pk, own, other);
         return i < 0 ? -1 : (int64_t)mb->offset + i;
     }
     if (om != SLICE_MEN[k][0] || pm != SLICE_MEN[k][1]) return -1;
@@ -167,11 +183,12 @@ static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk) {
     return (int64_t)(k * SLICE_SIZE) + r1 * (int64_t)mb->l.count[3] + r3;
 }
 
-/* the member and position of a node; 0 for an unused slot (two pieces on one square) */
-static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk) {
+/* the member, position and runs of a node; 0 for an unused slot (two pieces on one square) */
+static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, run *own, run *other) {
+    *own = *other = NO_RUN;
     if (!SLICES) {
         *k = MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
-        return decode(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk);
+        return decode_slot(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk, own, other);
     }
     *k = (int)(node / SLICE_SIZE);
     uint64_t r = node % SLICE_SIZE;
@@ -199,13 +216,21 @@ static void count_exit(val v, int *remaining, int *longest, int *best_win) {
 static void initialise(uint64_t node) {
     int k;
     bb om, ok, pm, pk;
-    if (!decode_node(node, &k, &om, &ok, &pm, &pk)) {
+    run own, other;
+    if (!decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other)) {
         VALUES[node] = UNUSED;
         REMAINING[node] = DONE;
         return;
     }
     VALUES[node] = DRAW;
     LONGEST[node] = 0;
+    if (DRAWN_AT_ONCE && one_king_each_is_drawn(ok, pk)) {
+        REMAINING[node] = DONE; /* a draw now, whatever follows */
+        return;
+    }
+    /* after a capture or promotion the other side moves with its run as it was, if it still
+     * counts (its king not captured, its men not all gone) */
+    run carried = other.count ? (run){other.count, 55 - other.bit} : NO_RUN;
     int remaining = 0, moves = 0, best_win = 0;
     int longest = 0;
     int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
@@ -224,7 +249,8 @@ static void initialise(uint64_t node) {
             }
             bb qm = pm & ~c->captured, qk = pk & ~c->captured;
             moves++;
-            val v = exit_value(mirror(qm), mirror(qk), mirror(nm), mirror(nk), 1, parent_ending);
+            run kept = qm && (qk >> other.bit & 1) ? carried : NO_RUN;
+            val v = exit_value(mirror(qm), mirror(qk), mirror(nm), mirror(nk), kept, 1, parent_ending);
             count_exit(v, &remaining, &longest, &best_win);
         }
     } else {
@@ -239,19 +265,22 @@ static void initialise(uint64_t node) {
                 bb to = (bb)1 << t;
                 if (to & PROMOTION) {
                     val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << o)),
-                                       mirror(ok | to), 0, parent_ending);
+                                       mirror(ok | to), carried, 0, parent_ending);
                     count_exit(v, &remaining, &longest, &best_win);
                 } else if (SLICES) { /* into a slice built before: its value is known */
                     const member *pa = &MEMBERS[MEMBERS[k].partner];
                     bb after = mirror((om & ~((bb)1 << o)) | to);
-                    int64_t i = index_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok));
+                    int64_t i = index_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok)); /* no runs */
                     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
                     count_exit(OUT[MEMBERS[k].partner][i], &remaining, &longest, &best_win);
                 } else remaining++;
             }
         }
+        /* Fries Spel art. 17: the king whose run is at three may not make a quiet move */
+        int blocked = FRISIAN && own.count >= RUN_LIMIT && om ? own.bit : -1;
         for (bb x = ok; x; x &= x - 1) {
             int o = __builtin_ctzll(x);
+            if (o == blocked) continue;
             for (int d = 0; d < 4; d++)
                 for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
                     moves++;
@@ -267,38 +296,65 @@ static void initialise(uint64_t node) {
     if (remaining > 250) { fprintf(stderr, "tablebuild: too many moves\n"); exit(1); }
 }
 
-/* every position of the pair with a quiet move (not a promotion) to ``node``; calls visit(parent) */
+/* the parent ``a b c e`` (its side to move as White) of member ``pa``, with each run its side to
+ * move may have had there (``digits``: 0 no run, 1 every run, 2 every run but one of the king
+ * on ``except``), and the other side's run ``other``: visit every such node */
+static void visit_parents(int pa, bb a, bb b, bb c, bb e, int digits, int except, run other,
+                          void (*visit)(uint64_t, int), int distance) {
+    int64_t first = node_of(pa, a, b, c, e, NO_RUN, other); /* -1 when built by slices: another slice */
+    if (first < 0) return;
+    visit((uint64_t)first, distance);
+    if (!digits) return;
+    const layout *l = &MEMBERS[pa].l;
+    for (uint64_t d = 1; d < l->own_digits; d++)
+        if (digits == 1 || run_of_digit(d, b).bit != except) visit((uint64_t)first + d * l->other_digits, distance);
+}
+
+/* every position of the pair with a quiet move (not a promotion) to ``node``; calls visit(parent).
+ * Fries Spel art. 17: the side that moved (the other side here) has a run where it has men and
+ * kings.  A man's move leaves it none, and it may have had any run before; a king's move leaves
+ * that king a run: of one move, if before it had none or one of another king, else of one more
+ * than before, with the same king. */
 static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int distance) {
     int k;
     bb om, ok, pm, pk;
-    decode_node(node, &k, &om, &ok, &pm, &pk);
+    run own, other;
+    decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other);
     int pa = MEMBERS[k].partner;
     bb empty = BOARD & ~(om | ok | pm | pk);
+    int runs = MEMBERS[pa].l.own_digits > 1; /* the side that moved has a run digit */
+    /* in the parent the side to move here is the other side, with its run turned round */
+    run before = own.count ? (run){own.count, 55 - own.bit} : NO_RUN;
     /* the other side (moving down in this frame) made the last move: take it back */
-    for (bb x = pm; x; x &= x - 1) {
-        int t = __builtin_ctzll(x);
-        for (int d = 0; d < 2; d++) { /* it came from one square up */
-            if (!RAY_LEN[d][t]) continue;
-            int f = RAY[d][t][0];
-            if (!(empty >> f & 1)) continue;
-            bb before = (pm & ~((bb)1 << t)) | (bb)1 << f;
-            /* the parent, turned round so that its side to move is White */
-            bb a = mirror(before), b = mirror(pk), c = mirror(om), e = mirror(ok);
-            if (has_capture(a, b, c, e)) continue;
-            int64_t i = node_of(pa, a, b, c, e); /* -1 when built by slices: another slice */
-            if (i >= 0) visit((uint64_t)i, distance);
+    if (!other.count) /* with a run, the last move was that king's */
+        for (bb x = pm; x; x &= x - 1) {
+            int t = __builtin_ctzll(x);
+            for (int d = 0; d < 2; d++) { /* it came from one square up */
+                if (!RAY_LEN[d][t]) continue;
+                int f = RAY[d][t][0];
+                if (!(empty >> f & 1)) continue;
+                bb was = (pm & ~((bb)1 << t)) | (bb)1 << f;
+                /* the parent, turned round so that its side to move is White */
+                bb a = mirror(was), b = mirror(pk), c = mirror(om), e = mirror(ok);
+                if (has_capture(a, b, c, e)) continue;
+                visit_parents(pa, a, b, c, e, runs, -1, before, visit, distance);
+            }
         }
-    }
     for (bb x = pk; x; x &= x - 1) {
         int t = __builtin_ctzll(x);
+        if (runs && (!other.count || other.bit != t)) continue; /* not the king that moved last */
         for (int d = 0; d < 4; d++)
             for (int i = 0; i < RAY_LEN[d][t] && (empty >> RAY[d][t][i] & 1); i++) {
                 int f = RAY[d][t][i];
-                bb before = (pk & ~((bb)1 << t)) | (bb)1 << f;
-                bb a = mirror(pm), b = mirror(before), c = mirror(om), e = mirror(ok);
+                bb was = (pk & ~((bb)1 << t)) | (bb)1 << f;
+                bb a = mirror(pm), b = mirror(was), c = mirror(om), e = mirror(ok);
                 if (has_capture(a, b, c, e)) continue;
-                int64_t j = node_of(pa, a, b, c, e);
-                if (j >= 0) visit((uint64_t)j, distance);
+                if (!runs) visit_parents(pa, a, b, c, e, 0, -1, before, visit, distance);
+                else if (other.count == 1) visit_parents(pa, a, b, c, e, 2, 55 - f, before, visit, distance);
+                else {
+                    int64_t j = node_of(pa, a, b, c, e, (run){other.count - 1, 55 - f}, before);
+                    if (j >= 0) visit((uint64_t)j, distance);
+                }
             }
     }
 }
@@ -403,7 +459,8 @@ static void build_slice(const slice *one) {
     for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
         int k;
         bb om, ok, pm, pk;
-        if (!decode_node(node, &k, &om, &ok, &pm, &pk)) continue;
+        run own, other;
+        if (!decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other)) continue;
         OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
     }
 }
@@ -501,15 +558,16 @@ static int build_by_slices(double started, int jobs) {
 }
 
 int main(int argc, char **argv) {
-    int jobs = 1;
+    int jobs = 1, frisian = 0;
     for (int i = 6; i < argc; i++) {
         if (!strcmp(argv[i], "rules")) RULES = 1;
+        else if (!strcmp(argv[i], "frisian") && !SLICES) frisian = 1;
         else if (!strcmp(argv[i], "slices")) SLICES = 1;
         else if (SLICES && jobs == 1 && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 64) jobs = atoi(argv[i]);
         else argc = 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [slices [JOBS]]\n");
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [slices [JOBS]]\n");
         return 1;
     }
     DIR = argv[1];
@@ -518,7 +576,12 @@ int main(int argc, char **argv) {
         m[i] = atoi(argv[2 + i]);
         if (m[i] < 0 || m[i] > 7) { fprintf(stderr, "tablebuild: bad material\n"); return 1; }
     }
-    init_geometry(0);
+    if (frisian && SLICES) {
+        fprintf(stderr, "tablebuild: Fries Spel classes are built whole, not by slices\n");
+        return 1;
+    }
+    init_geometry(frisian);
+    DRAWN_AT_ONCE = frisian && RULES && m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 1;
     init_index();
     int partner[4] = {m[2], m[3], m[0], m[1]};
     MEMBER_COUNT = memcmp(m, partner, sizeof m) ? 2 : 1;
@@ -526,13 +589,13 @@ int main(int argc, char **argv) {
     make_layout(&MEMBERS[0].l, m);
     MEMBERS[0].offset = 0;
     MEMBERS[0].partner = MEMBER_COUNT == 2 ? 1 : 0;
-    uint64_t total = MEMBERS[0].l.size;
+    uint64_t total = MEMBERS[0].l.slots;
     if (MEMBER_COUNT == 2) {
         memcpy(MEMBERS[1].m, partner, sizeof m);
         make_layout(&MEMBERS[1].l, partner);
         MEMBERS[1].offset = total;
         MEMBERS[1].partner = 0;
-        total += MEMBERS[1].l.size;
+        total += MEMBERS[1].l.slots;
     }
     double started = now();
     if (SLICES) return build_by_slices(started, jobs);
@@ -542,7 +605,7 @@ int main(int argc, char **argv) {
     LONGEST = malloc(sizeof(val) * total);
     if (!VALUES || !REMAINING || !LONGEST) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
     for (int k = 0; k < MEMBER_COUNT; k++) {
-        uint64_t size = MEMBERS[k].l.size;
+        uint64_t size = MEMBERS[k].l.slots;
         for (uint64_t i = 0; i < size; i++) {
             initialise(MEMBERS[k].offset + i);
             if ((i & 0xFFFFFF) == 0 && i)
@@ -556,7 +619,7 @@ int main(int argc, char **argv) {
         char path[4096];
         name_of(path, sizeof path, MEMBERS[k].m, ".body");
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(VALUES + MEMBERS[k].offset, sizeof(val), MEMBERS[k].l.size, f) != MEMBERS[k].l.size ||
+        if (!f || fwrite(VALUES + MEMBERS[k].offset, sizeof(val), MEMBERS[k].l.slots, f) != MEMBERS[k].l.slots ||
             fclose(f) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", path);
             return 1;
