@@ -87,6 +87,7 @@ import sys
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
@@ -1195,10 +1196,32 @@ class CheckerTables:
         ]
 
     def prepare_missing(self) -> float:
-        """Build (or load) the classes built on first use; the seconds it took."""
+        """Build (or load) the classes built on first use; the seconds it took.
+
+        With the compiled builder and more than one core, the two kinds are built at once (they
+        read and write separate folders, and each build is a process of its own): the Frisian
+        4-piece tables took 182 s one after the other on 2 cores."""
         started = time.perf_counter()
-        for tables, material in self.missing():
-            tables.prepare(material)
+        missing = self.missing()
+        kinds = [self.pure, self.rules]
+
+        def prepare(tables: EndgameTables) -> None:
+            for owner, material in missing:
+                if owner is tables:
+                    tables.prepare(material)
+
+        compiled = self.pure._native_program() is not None
+        if (
+            compiled
+            and native.machine_cores() > 1
+            and all(any(owner is kind for owner, _ in missing) for kind in kinds)
+        ):
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                for done in [pool.submit(prepare, kind) for kind in kinds]:
+                    done.result()
+        else:
+            for kind in kinds:
+                prepare(kind)
         return time.perf_counter() - started
 
     def build_all(self) -> None:

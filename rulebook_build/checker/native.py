@@ -58,6 +58,14 @@ def source_digest(source: Path = SOURCE) -> str:
     return hashlib.sha256(source_bytes(source)).hexdigest()[:16]
 
 
+def machine_cores() -> int:
+    """The cores this process may run on (how many compiled programs may run at once)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def compiler() -> str | None:
     """The C compiler to use, or None."""
     wanted = os.environ.get("CC")
