@@ -5,9 +5,10 @@
 
 ``rulebook check`` builds the small tables by itself on first use: every class of up to 4
 pieces with the compiled builder (``checker/native.py``, about 20 s for International, 2
-minutes for Frisian; it needs a C compiler), else up to 3 pieces in Python.  Larger classes are built only by this command,
-into the cache (``endgame/`` in the user's cache folder, or ``--cache-dir``; see
-``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses them:
+minutes for Frisian; it needs a C compiler), else up to 3 pieces in Python.  Larger classes
+are built only by this command, into the cache (``endgame/`` in the user's cache folder, or
+``--cache-dir``; see ``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses
+them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
   (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds.  Measured
