@@ -8,7 +8,9 @@ minutes to build.
 
 Several processes may fill the cache at once (two checks started together, the workers of a
 batch): whatever one writes appears whole or not at all (a temporary file renamed into place),
-and a build that writes shared working files holds ``exclusive`` on its folder.
+and a build that writes working files holds ``exclusive`` on what it builds: one table pair of
+a folder, so that pairs are built side by side (``rulebook tables --jobs``, ``--cluster``) and a
+second process that wants the same pair waits, then uses it.
 """
 
 from __future__ import annotations
@@ -33,23 +35,29 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("rulebook_build", appauthor=False))
 
 
-def lock_file(folder: Path) -> Path:
-    return folder.with_name(folder.name + ".lock")
+def lock_file(folder: Path, name: str | None = None) -> Path:
+    """``<folder>.lock``, or ``<folder>.locks/<name>.lock`` for one thing built there: beside
+    the folder, which holds nothing but what is built."""
+    if name is None:
+        return folder.with_name(folder.name + ".lock")
+    return folder.with_name(folder.name + ".locks") / f"{name}.lock"
 
 
 @contextlib.contextmanager
-def exclusive(folder: Path) -> Iterator[None]:
-    """Hold the lock of ``folder`` (the file ``<folder>.lock`` beside it, so that the folder
-    holds nothing but what is built there): one process at a time builds there.  Without POSIX
-    locks (Windows) or a writable cache, nothing is locked."""
+def exclusive(folder: Path, name: str | None = None) -> Iterator[None]:
+    """Hold the lock of ``folder``, or of the thing called ``name`` built in it (``lock_file``):
+    one process at a time builds it.  A process that dies lets go of its locks.  Locks are to be
+    taken in one order (a table pair, then the smaller ones it needs), so that no two processes
+    wait for each other.  Without POSIX locks (Windows) or a writable cache, nothing is locked."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(lock_file(folder), os.O_RDWR | os.O_CREAT, 0o644)
+        target = lock_file(folder, name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
         yield
         return

@@ -113,7 +113,7 @@ from rulebook_build.rules.drawrules import (
 from rulebook_build.rules.drawrules import material as counts_of
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, Streak, generate, make
 from rulebook_build.rules.position import Position
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules.variants import Variant, find_variant
 
 FORMAT: Final = 2
 """Bump when the layout or the meaning of the stored values changes (2: a checksum in the
@@ -381,6 +381,12 @@ def _material_name(material: Material) -> str:
     return f"m{a}k{b}-m{c}k{d}"
 
 
+def pair_name(material: Material) -> str:
+    """The name of a class and its partner together (the same for both)."""
+    a, b, c, d = material
+    return min(_material_name(material), _material_name((c, d, a, b)))
+
+
 def _material_of_name(name: str) -> Material | None:
     """``"m1k0-m0k2"`` -> ``(1, 0, 0, 2)``; None for any other name."""
     match = re.fullmatch(r"m(\d)k(\d)-m(\d)k(\d)", name)
@@ -413,9 +419,9 @@ class EndgameTables:
         """``max_pieces`` and ``max_pair_slots`` bound the classes built on first use (``None``:
         no size bound); classes of up to ``cached_pieces`` pieces beyond those are used only
         when they are already in the cache (``rulebook tables`` builds them), so that a probe
-        never starts a build of many minutes.  ``builder="auto"`` builds International classes
-        with the compiled builder (``native.py``) when a C compiler is at hand, and everything
-        else in Python; ``"python"`` always uses the Python builder.  ``semantics`` chooses what
+        never starts a build of many minutes.  ``builder="auto"`` builds with the compiled
+        builder (``native.py``) when a C compiler is at hand, else in Python; ``"python"``
+        always uses the Python builder.  ``semantics`` chooses what
         the values mean: ``"pure"`` the game without count rules, ``"rules"`` the bound that
         holds with them (see "Two kinds of table" in the module's text)."""
         if max_pieces < 1:
@@ -433,7 +439,6 @@ class EndgameTables:
         self._values: dict[Material, Values] = {}
         self._layouts: dict[Material, _Layout] = {}
         self._supported: dict[Material, bool] = {}
-        self._building = False  # this process holds the folder's lock (``_build``)
         self.build_seconds: dict[Material, float] = {}
         """Seconds spent building each class with its partner (the same material, the other side
         to move) in this process; classes loaded from the cache are absent."""
@@ -838,21 +843,16 @@ class EndgameTables:
     def _build(self, material: Material) -> None:
         """Build a class and its partner together, after the classes their moves lead to.
 
-        One process at a time builds in a folder (the compiled builder's working files have
-        fixed names): a process that waited for another uses what that one built."""
-        if self._building:
+        One process at a time builds a pair (the compiled builder's working files are named
+        after its classes): a process that waited for another uses what that one built.  The
+        classes the pair leads to are built (each under its own lock) while this one is held:
+        smaller classes only, so locks are always taken in one order."""
+        with exclusive(self.folder(), pair_name(material)):
+            loaded = self._load(material)
+            if loaded is not None:  # another process built it meanwhile
+                self._values[material] = loaded
+                return
             self._build_pair(material)
-            return
-        with exclusive(self.folder()):
-            self._building = True
-            try:
-                loaded = self._load(material)
-                if loaded is not None:  # another process built it meanwhile
-                    self._values[material] = loaded
-                    return
-                self._build_pair(material)
-            finally:
-                self._building = False
 
     def _build_pair(self, material: Material) -> None:
         a, b, c, d = material
@@ -1010,7 +1010,7 @@ class EndgameTables:
         at all; on any failure (or Ctrl-C) nothing of the pair is left behind.  ``on_line``
         gets the builder's progress lines; ``jobs`` processes share the slices.  Returns the
         seconds it took."""
-        with exclusive(self.folder()):
+        with exclusive(self.folder(), pair_name(material)):
             return self._build_by_slices(material, on_line, jobs)
 
     def _build_by_slices(
@@ -1146,6 +1146,43 @@ SLICED_PAIRS: Final[tuple[Material, ...]] = tuple(
 """The 6-piece pairs ``rulebook tables --pieces 6`` builds by slices, with count rules only: four
 pieces with at least one king against two with at least one king, the endings PWCP-2's A9, A11
 and A50 run into.  In building order: a promotion leads to a pair with fewer men, built before."""
+
+
+def build_class(
+    variant: str,
+    semantics: Semantics,
+    max_pieces: int,
+    cached_pieces: int,
+    cache_dir: str,
+    material: Material,
+) -> float:
+    """Build (or load) a class with its partner in ``cache_dir``: the task that ``rulebook tables
+    --jobs`` gives a process and ``--cluster`` a Dask worker (the arguments are plain data, so
+    that the task travels).  The seconds its build took, 0.0 if it was there already."""
+    tables = EndgameTables(
+        find_variant(variant),
+        max_pieces=max_pieces,
+        max_pair_slots=None,
+        cached_pieces=cached_pieces,
+        cache_dir=Path(cache_dir),
+        semantics=semantics,
+    )
+    started = time.perf_counter()
+    return time.perf_counter() - started if tables.prepare(material) else 0.0
+
+
+def build_levels(materials: Sequence[Material]) -> list[list[Material]]:
+    """The classes to build, one of each pair, in levels whose pairs do not need each other: a
+    capture leads to fewer pieces and a promotion to fewer men, so a level is a number of
+    pieces and of men, and every level needs only the levels before it."""
+    levels: dict[tuple[int, int], list[Material]] = {}
+    seen: set[str] = set()
+    for material in materials:
+        name = pair_name(material)
+        if name not in seen:
+            seen.add(name)
+            levels.setdefault((sum(material), material[0] + material[2]), []).append(material)
+    return [levels[key] for key in sorted(levels)]
 
 
 class CheckerTables:

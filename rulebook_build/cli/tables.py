@@ -42,8 +42,11 @@ checked by checksum only.
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
@@ -53,7 +56,12 @@ from rulebook_build.checker.endgame import (
     SLICED_PAIRS,
     EndgameTables,
     Material,
+    Semantics,
+    build_class,
+    build_levels,
+    pair_name,
 )
+from rulebook_build.checker.native import machine_cores
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
 
@@ -84,8 +92,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=os.cpu_count() or 1,
-        help="processes that share the 6-piece builds (default: one per CPU)",
+        default=machine_cores(),
+        help="pairs of classes built at once, each in its own process, and processes that "
+        f"share a 6-piece build (default: this machine's cores, now {machine_cores()})",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="build the pairs of classes on a Dask distributed cluster (its scheduler's "
+        "address); the workers must have this project installed and share the cache folder "
+        "(--cache-dir) with this machine; the 6-piece pairs by slices stay on this machine",
     )
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
@@ -193,8 +209,9 @@ def run(args: argparse.Namespace) -> int:
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     per_slot = NATIVE_SECONDS_PER_SLOT if compiled else SECONDS_PER_SLOT
-    estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2
-    sharing = max(1, min(args.jobs, os.cpu_count() or 1))
+    sharing = max(1, min(args.jobs, machine_cores()))
+    # pairs are built side by side, on this machine's cores at most (on a cluster, faster)
+    estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2 / sharing
     estimate += (
         sum(counted.pair_slots(m) for m in missing_sliced) * SLICED_SECONDS_PER_SLOT / sharing
     )
@@ -216,20 +233,27 @@ def run(args: argparse.Namespace) -> int:
 
         total = sum(kind.pair_slots(m) for kind, m in missing) // 2
         bar = tqdm(total=total, unit=" slots", unit_scale=True, file=sys.stderr, leave=False)
-    for kind in kinds:
 
-        def built(material: Material, seconds: float, kind: EndgameTables = kind) -> None:
-            line = (
-                f"  built {describe(material)} with its partner, {kind.semantics} "
-                f"({kind.pair_slots(material):,} slots) in {seconds:.0f} s"
-            )
-            if bar is None:
-                print(line, file=sys.stderr, flush=True)
-            else:
-                bar.write(line, file=sys.stderr)
-                bar.update(kind.pair_slots(material) // 2)
+    def built(material: Material, seconds: float, kind: EndgameTables) -> None:
+        line = (
+            f"  built {describe(material)} with its partner, {kind.semantics} "
+            f"({kind.pair_slots(material):,} slots) in {seconds:.0f} s"
+        )
+        if bar is None:
+            print(line, file=sys.stderr, flush=True)
+        else:
+            bar.write(line, file=sys.stderr)
+            bar.update(kind.pair_slots(material) // 2)
 
-        seconds += kind.prepare_missing(classes, built)
+    if args.cluster or args.jobs > 1:
+        seconds += _side_by_side(kinds, missing, args.jobs, args.cluster, built)
+    else:
+        for kind in kinds:
+
+            def one(material: Material, took: float, kind: EndgameTables = kind) -> None:
+                built(material, took, kind)
+
+            seconds += kind.prepare_missing(classes, one)
     if bar is not None:
         bar.close()
     for material in missing_sliced:
@@ -249,6 +273,76 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _side_by_side(
+    kinds: list[EndgameTables],
+    missing: list[tuple[EndgameTables, Material]],
+    jobs: int,
+    cluster: str | None,
+    built: Callable[[Material, float, EndgameTables], None],
+) -> float:
+    """Build the missing pairs several at once: ``jobs`` processes here, or the workers of a
+    Dask cluster.  Level by level (``build_levels``): the pairs of a level need only those of
+    the levels before, so none waits for another; both kinds share each level.  A worker lost
+    during the run costs its pair a rerun elsewhere (a build holds its pair's lock and writes
+    whole files only).  The seconds it all took."""
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        submit: Callable[..., Future[float]]
+        if cluster:
+            submit = _cluster_submit(stack, cluster)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            submit = pool.submit
+        # one task a pair and kind: a class and its partner are built together
+        tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
+        for level in build_levels([m for _, m in tasks.values()]):
+            pairs = {pair_name(m) for m in level}
+            running = [
+                (kind, material, submit(build_class, *_task(kind, material)))
+                for kind, material in tasks.values()
+                if pair_name(material) in pairs
+            ]
+            for kind, material, future in running:
+                took = future.result()
+                if not kind.in_cache(material):
+                    raise RulebookError(
+                        f"{describe(material)} ({kind.semantics}) is not in {kind.folder()} "
+                        "after its build: do the workers share this cache folder and run this "
+                        "version of the project?"
+                    )
+                built(material, took, kind)
+    return time.perf_counter() - started
+
+
+def _task(
+    kind: EndgameTables, material: Material
+) -> tuple[str, Semantics, int, int, str, Material]:
+    return (
+        kind.variant.name,
+        kind.semantics,
+        kind.max_pieces,
+        kind.cached_pieces,
+        str(kind.cache_dir.resolve()),
+        material,
+    )
+
+
+def _cluster_submit(stack: contextlib.ExitStack, address: str) -> Callable[..., Future[float]]:
+    try:
+        from distributed import Client
+    except ImportError as error:  # an installation without it
+        raise RulebookError(f"--cluster needs the 'distributed' package: {error}") from None
+    try:
+        client = stack.enter_context(Client(address, timeout="20s"))  # type: ignore[no-untyped-call]
+    except OSError as error:
+        raise RulebookError(f"--cluster {address}: no scheduler answers there ({error})") from None
+
+    def submit(function: Callable[..., float], *arguments: object) -> Future[float]:
+        return client.submit(function, *arguments, pure=False)  # type: ignore[no-any-return]
+
+    return submit
 
 
 def _export(kinds: list[EndgameTables], target: Path) -> int:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rulebook_build.cachedir import exclusive, lock_file
 
 PROBLEM = """[Event "two at once"]
@@ -50,7 +52,10 @@ def test_two_checks_at_once_on_an_empty_cache(tmp_path: Path) -> None:
     assert leftovers == []
 
 
-def test_a_folder_lock_keeps_a_second_process_out_until_it_is_released(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", [None, "m0k1-m1k0"])
+def test_a_lock_keeps_a_second_process_out_until_it_is_released(
+    tmp_path: Path, name: str | None
+) -> None:
     probe = (
         "import fcntl, os, sys\n"
         "handle = os.open(sys.argv[1], os.O_RDWR)\n"
@@ -60,7 +65,7 @@ def test_a_folder_lock_keeps_a_second_process_out_until_it_is_released(tmp_path:
         "    raise SystemExit(3)\n"
     )
     folder = tmp_path / "tables"
-    lock = str(lock_file(folder))
-    with exclusive(folder):
+    lock = str(lock_file(folder, name))
+    with exclusive(folder, name):
         assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 3
     assert subprocess.run([sys.executable, "-c", probe, lock], check=False).returncode == 0

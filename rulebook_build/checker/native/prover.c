@@ -806,6 +806,7 @@ static int describe(const node *n) {
 }
 
 int main(int argc, char **argv) {
+    die_with_parent();
     const char *usage =
         "usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS\n"
         "       prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS\n";

@@ -558,6 +558,7 @@ static int build_by_slices(double started, int jobs) {
 }
 
 int main(int argc, char **argv) {
+    die_with_parent();
     int jobs = 1, frisian = 0;
     for (int i = 6; i < argc; i++) {
         if (!strcmp(argv[i], "rules")) RULES = 1;
@@ -615,13 +616,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tablebuild: forward pass done in %.1f s\n", now() - started);
     settle(0);
     fprintf(stderr, "tablebuild: done in %.1f s\n", now() - started);
-    for (int k = 0; k < MEMBER_COUNT; k++) {
-        char path[4096];
-        name_of(path, sizeof path, MEMBERS[k].m, ".body");
+    for (int k = 0; k < MEMBER_COUNT; k++) { /* written beside, then renamed: whole or not at all */
+        char path[4096], done[4096];
+        name_of(path, sizeof path, MEMBERS[k].m, ".body.part");
+        name_of(done, sizeof done, MEMBERS[k].m, ".body");
         FILE *f = fopen(path, "wb");
         if (!f || fwrite(VALUES + MEMBERS[k].offset, sizeof(val), MEMBERS[k].l.slots, f) != MEMBERS[k].l.slots ||
-            fclose(f) != 0) {
-            fprintf(stderr, "tablebuild: cannot write %s\n", path);
+            fclose(f) != 0 || rename(path, done) != 0) {
+            fprintf(stderr, "tablebuild: cannot write %s\n", done);
+            unlink(path);
             return 1;
         }
     }

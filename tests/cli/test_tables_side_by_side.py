@@ -1,0 +1,107 @@
+"""``rulebook tables --jobs N`` and ``--cluster``: pairs of classes built side by side give the
+very files one process builds, and a Dask worker lost during the run costs its pair a rerun.
+
+The workers of a cluster share the cache folder with the command (here: one machine's disk)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker import native
+from rulebook_build.checker.endgame import checker_tables
+from rulebook_build.rules import INTERNATIONAL
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+
+
+def tables(*arguments: str) -> subprocess.Popen[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "RULEBOOK_CACHE_DIR"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "rulebook_build.cli", "tables", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPOSITORY,
+        env=environment,
+    )
+
+
+def built(cache: Path) -> dict[str, bytes]:
+    """Every table file under ``cache``, by its folder and name."""
+    return {
+        str(path.relative_to(cache)): path.read_bytes() for path in sorted(cache.rglob("*.bin"))
+    }
+
+
+def finished(run: subprocess.Popen[str]) -> str:
+    _out, errors = run.communicate(timeout=900)
+    assert run.returncode == 0, errors
+    assert "Traceback" not in errors
+    return errors
+
+
+def test_pairs_built_side_by_side_are_the_files_one_process_builds(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    for variant in ("frisian", "international"):
+        common = ("--variant", variant, "--pieces", "3")
+        finished(tables(*common, "--jobs", "1", "--cache-dir", str(one)))
+        errors = finished(tables(*common, "--jobs", "2", "--cache-dir", str(two)))
+        assert "built 1 man 1 king v 1 man with its partner, rules" in errors
+    alone, side_by_side = built(one), built(two)
+    assert len(alone) == 2 * 2 * 16  # two variants, two kinds, 16 classes of up to 3 pieces
+    assert side_by_side == alone
+
+
+distributed = pytest.importorskip("distributed")
+
+
+def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -> None:
+    # what one process builds: the checker's own tables (every class of up to 4 pieces)
+    own = checker_tables(INTERNATIONAL)
+    own.prepare_missing()
+    shared = tmp_path / "shared"
+    common = ("--variant", "international", "--pieces", "4")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        run = tables(*common, "--cluster", cluster.scheduler_address, "--cache-dir", str(shared))
+        assert run.stderr is not None
+        # the first pair is in: the others are under way (4 pieces take some 20 s)
+        first = run.stderr.readline() + run.stderr.readline()
+        assert "built" in first, first + run.stderr.read()
+        victim = next(iter(client.scheduler_info()["workers"]))
+        pid = client.run(os.getpid, workers=[victim])[victim]
+        os.kill(pid, signal.SIGKILL)  # the worker dies, with the build it was running
+        errors = finished(run)
+        assert victim not in client.scheduler_info()["workers"]
+        deadline = time.monotonic() + 60
+        while len(client.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)  # the nanny starts a new worker
+    assert "every class of up to 4 pieces" in errors
+    on_cluster = built(shared)
+    assert len(on_cluster) == 2 * 41  # two kinds, 41 classes of up to 4 pieces
+    for kind in (own.pure, own.rules):
+        for path in kind.folder().glob("*.bin"):
+            assert on_cluster[f"endgame/{kind.folder().name}/{path.name}"] == path.read_bytes()
+    leftovers = [p for p in shared.rglob("*") if p.suffix in (".tmp", ".body", ".part")]
+    assert leftovers == []
+
+
+def test_no_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    run = tables("--pieces", "2", "--cluster", "tcp://127.0.0.1:9", "--cache-dir", str(tmp_path))
+    _out, errors = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert "--cluster tcp://127.0.0.1:9: no scheduler answers there" in errors
+    assert "Traceback" not in errors
