@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Final
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement, problem_digest
 from rulebook_build.checker.native import machine_cores
+from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
@@ -289,15 +290,7 @@ def _on_cluster(
     """The judgements of ``tasks`` from a Dask cluster, in their order.  A worker lost during
     the run costs its tasks a rerun on another worker (the scheduler's own retry), never a
     lost or doubled result: each task's result is read from its own future."""
-    try:
-        from distributed import Client
-    except ImportError as error:  # an installation without it
-        raise RulebookError(f"--cluster needs the 'distributed' package: {error}") from None
-    try:
-        client = stack.enter_context(Client(address, timeout="20s"))  # type: ignore[no-untyped-call]
-    except OSError as error:
-        raise RulebookError(f"--cluster {address}: no scheduler answers there ({error})") from None
-    futures = client.map(_judge, tasks, pure=False)
+    futures = connect(stack, address).map(_judge, tasks, pure=False)
     return (future.result() for future in futures)
 
 

@@ -46,8 +46,9 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Protocol
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import native, tablefile
@@ -62,6 +63,7 @@ from rulebook_build.checker.endgame import (
     pair_name,
 )
 from rulebook_build.checker.native import machine_cores
+from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
 
@@ -289,7 +291,7 @@ def _side_by_side(
     whole files only).  The seconds it all took."""
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        submit: Callable[..., Future[float]]
+        submit: Callable[..., _Pending]
         if cluster:
             submit = _cluster_submit(stack, cluster)
         else:
@@ -329,18 +331,18 @@ def _task(
     )
 
 
-def _cluster_submit(stack: contextlib.ExitStack, address: str) -> Callable[..., Future[float]]:
-    try:
-        from distributed import Client
-    except ImportError as error:  # an installation without it
-        raise RulebookError(f"--cluster needs the 'distributed' package: {error}") from None
-    try:
-        client = stack.enter_context(Client(address, timeout="20s"))  # type: ignore[no-untyped-call]
-    except OSError as error:
-        raise RulebookError(f"--cluster {address}: no scheduler answers there ({error})") from None
+class _Pending(Protocol):
+    """A build under way, here or on a cluster (both kinds of future have this)."""
 
-    def submit(function: Callable[..., float], *arguments: object) -> Future[float]:
-        return client.submit(function, *arguments, pure=False)  # type: ignore[no-any-return]
+    def result(self) -> float: ...
+
+
+def _cluster_submit(stack: contextlib.ExitStack, address: str) -> Callable[..., _Pending]:
+    client = connect(stack, address)
+
+    def submit(function: Callable[..., float], *arguments: object) -> _Pending:
+        pending: _Pending = client.submit(function, *arguments, pure=False)
+        return pending
 
     return submit
 

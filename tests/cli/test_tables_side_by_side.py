@@ -97,11 +97,3 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
             assert on_cluster[f"endgame/{kind.folder().name}/{path.name}"] == path.read_bytes()
     leftovers = [p for p in shared.rglob("*") if p.suffix in (".tmp", ".body", ".part")]
     assert leftovers == []
-
-
-def test_no_scheduler_is_a_clear_error(tmp_path: Path) -> None:
-    run = tables("--pieces", "2", "--cluster", "tcp://127.0.0.1:9", "--cache-dir", str(tmp_path))
-    _out, errors = run.communicate(timeout=120)
-    assert run.returncode == 2
-    assert "--cluster tcp://127.0.0.1:9: no scheduler answers there" in errors
-    assert "Traceback" not in errors
