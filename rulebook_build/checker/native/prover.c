@@ -72,7 +72,7 @@ typedef struct {
      * king's bit in this node's frame; 0, 0 when none counts), and art. 18: strong is 1 when
      * the side to move has two kings against one, 0 when the other side has, -1 otherwise,
      * strong_moves the moves the strong side has made since the ending arose */
-    int own_run, own_run_bit, other_run, other_run_bit;
+    run own, other;
     int strong, strong_moves;
 } node;
 
@@ -82,8 +82,8 @@ typedef struct {
 /* a run that cannot count is none: its king was captured, or its side has no men left (only
  * the side to move is ever held back by its run, and only while it has men) */
 static void normalise(node *n) {
-    if (!n->own_run || !n->om || !(n->ok >> n->own_run_bit & 1)) n->own_run = n->own_run_bit = 0;
-    if (!n->other_run || !n->pm || !(n->pk >> n->other_run_bit & 1)) n->other_run = n->other_run_bit = 0;
+    if (!n->own.count || !n->om || !(n->ok >> n->own.bit & 1)) n->own = NO_RUN;
+    if (!n->other.count || !n->pm || !(n->pk >> n->other.bit & 1)) n->other = NO_RUN;
 }
 
 /* drawrules.two_kings_against_one, seen from the side to move */
@@ -95,7 +95,7 @@ static int strong_of(const node *n) {
 
 /* the king of the side to move that may not make a fourth non-capturing move (art. 17), or -1 */
 static int blocked_king(const node *n) {
-    return FRISIAN && n->own_run >= RUN_LIMIT && n->om ? n->own_run_bit : -1;
+    return FRISIAN && n->own.count >= RUN_LIMIT && n->om ? n->own.bit : -1;
 }
 
 typedef struct {
@@ -121,15 +121,11 @@ static node child_of(const node *n, int origin, int dest, int king, bb captured)
     if (FRISIAN) {
         /* movegen.make: a non-capturing king move of a side with men extends that king's run
          * (or starts one); any other move ends the mover's run */
-        int run = 0, run_bit = 0;
-        if (king && !captured && nm) {
-            run = n->own_run && n->own_run_bit == origin ? n->own_run + 1 : 1;
-            run_bit = dest;
-        }
-        c.own_run = n->other_run;
-        c.own_run_bit = n->other_run ? 55 - n->other_run_bit : 0;
-        c.other_run = run;
-        c.other_run_bit = run ? 55 - run_bit : 0;
+        run moved = NO_RUN;
+        if (king && !captured && nm)
+            moved = (run){n->own.count && n->own.bit == origin ? n->own.count + 1 : 1, 55 - dest};
+        c.own = n->other.count ? (run){n->other.count, 55 - n->other.bit} : NO_RUN;
+        c.other = moved;
         normalise(&c);
         /* drawrules.advance: the strong side's moves count from the move the ending arose */
         c.strong = strong_of(&c);
@@ -138,7 +134,8 @@ static node child_of(const node *n, int origin, int dest, int king, bb captured)
         c.ending = c.ending_plies = c.king_plies = 0;
         return c;
     }
-    c.own_run = c.own_run_bit = c.other_run = c.other_run_bit = c.strong_moves = 0;
+    c.own = c.other = NO_RUN;
+    c.strong_moves = 0;
     c.strong = -1;
     /* drawrules.advance: the count of a lone-king ending runs from the move it arose; a capture
      * starts a new one; the 25-move count runs over non-capturing king moves */
@@ -296,8 +293,7 @@ static int16_t probe(int kind, const node *n) {
         if (fd >= 0) close(fd);
     }
     if (t->state != 1) return NOT_COVERED;
-    run own = {n->own_run, n->own_run_bit}, other = {n->other_run, n->other_run_bit};
-    int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, own, other);
+    int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, n->own, n->other);
     if (i < 0) return NOT_COVERED;
     int16_t v;
     memcpy(&v, t->values + 2 * i, 2);
@@ -336,8 +332,8 @@ static uint64_t TT_MASK; /* buckets - 1 */
 
 static uint32_t meta_of(const node *n) {
     if (FRISIAN)
-        return 1u | (uint32_t)n->white << 1 | (uint32_t)n->own_run << 2 | (uint32_t)n->own_run_bit << 4 |
-               (uint32_t)n->other_run << 10 | (uint32_t)n->other_run_bit << 12 |
+        return 1u | (uint32_t)n->white << 1 | (uint32_t)n->own.count << 2 | (uint32_t)n->own.bit << 4 |
+               (uint32_t)n->other.count << 10 | (uint32_t)n->other.bit << 12 |
                (uint32_t)(n->strong + 1) << 18 | (uint32_t)n->strong_moves << 20;
     int e = n->ending == 5 ? 1 : n->ending == 16 ? 2 : 0;
     return 1u | (uint32_t)n->white << 1 | (uint32_t)e << 2 | (uint32_t)n->ending_plies << 4 |
@@ -607,14 +603,13 @@ static void print_clocks(const node *n) {
         printf(" %d/%d/%d/%d", n->white, n->ending, n->ending_plies, n->king_plies);
         return;
     }
-    int own_square = n->own_run ? (n->white ? SQUARE_OF[n->own_run_bit] : 51 - SQUARE_OF[n->own_run_bit]) : 0;
-    int other_square =
-        n->other_run ? (n->white ? SQUARE_OF[n->other_run_bit] : 51 - SQUARE_OF[n->other_run_bit]) : 0;
+    int own_square = n->own.count ? (n->white ? SQUARE_OF[n->own.bit] : 51 - SQUARE_OF[n->own.bit]) : 0;
+    int other_square = n->other.count ? (n->white ? SQUARE_OF[n->other.bit] : 51 - SQUARE_OF[n->other.bit]) : 0;
     int strong = n->strong < 0 ? 0 : (n->strong == 1) == (n->white != 0) ? 1 : 2;
     if (n->white)
-        printf(" 1/%d/%d/%d/%d/%d/%d", n->own_run, own_square, n->other_run, other_square, strong, n->strong_moves);
+        printf(" 1/%d/%d/%d/%d/%d/%d", n->own.count, own_square, n->other.count, other_square, strong, n->strong_moves);
     else
-        printf(" 0/%d/%d/%d/%d/%d/%d", n->other_run, other_square, n->own_run, own_square, strong, n->strong_moves);
+        printf(" 0/%d/%d/%d/%d/%d/%d", n->other.count, other_square, n->own.count, own_square, strong, n->strong_moves);
 }
 
 static int settled(values v, int proof) { return proof ? v.pn == 0 : v.dn == 0; }
@@ -763,13 +758,13 @@ static int parse_node(char **field, node *out) {
         /* a run is given by its square: turned to this node's frame, a bit */
         int white_bit = c[2] ? bit_of(c[2]) : 0, black_bit = c[4] ? bit_of(c[4]) : 0;
         if (n.white) {
-            n.own_run = c[1], n.own_run_bit = white_bit;
-            n.other_run = c[3], n.other_run_bit = black_bit;
+            n.own = (run){c[1], white_bit};
+            n.other = (run){c[3], black_bit};
         } else {
-            n.own_run = c[3], n.own_run_bit = c[4] ? 55 - black_bit : 0;
-            n.other_run = c[1], n.other_run_bit = c[2] ? 55 - white_bit : 0;
+            n.own = (run){c[3], c[4] ? 55 - black_bit : 0};
+            n.other = (run){c[1], c[2] ? 55 - white_bit : 0};
         }
-        if ((n.own_run && !n.own_run_bit) || (n.other_run && !n.other_run_bit)) return 0;
+        if ((n.own.count && !n.own.bit) || (n.other.count && !n.other.bit)) return 0;
         normalise(&n);
         n.strong = c[5] == 0 ? -1 : (c[5] == 1) == n.white ? 1 : 0;
         n.strong_moves = c[6];
