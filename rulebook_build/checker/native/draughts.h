@@ -147,6 +147,10 @@ typedef struct {
 
 static const run NO_RUN = {0, 0};
 
+/* a bit seen from the other side (``mirror`` of one square), and a run so turned */
+static int mirror_bit(int b) { return 55 - b; }
+static run mirror_run(run r) { return r.count ? (run){r.count, mirror_bit(r.bit)} : NO_RUN; }
+
 static const int GROUP_DOMAIN[4] = {0, 1, 2, 1};
 
 static void enumerate_sets(int domain, int k, bb *out) {

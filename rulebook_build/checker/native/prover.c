@@ -123,8 +123,8 @@ static node child_of(const node *n, int origin, int dest, int king, bb captured)
          * (or starts one); any other move ends the mover's run */
         run moved = NO_RUN;
         if (king && !captured && nm)
-            moved = (run){n->own.count && n->own.bit == origin ? n->own.count + 1 : 1, 55 - dest};
-        c.own = n->other.count ? (run){n->other.count, 55 - n->other.bit} : NO_RUN;
+            moved = (run){n->own.count && n->own.bit == origin ? n->own.count + 1 : 1, mirror_bit(dest)};
+        c.own = mirror_run(n->other);
         c.other = moved;
         normalise(&c);
         /* drawrules.advance: the strong side's moves count from the move the ending arose */
@@ -755,16 +755,12 @@ static int parse_node(char **field, node *out) {
         if (count != 7 || c[0] > 1 || c[1] > RUN_LIMIT || c[3] > RUN_LIMIT || c[2] > 50 || c[4] > 50 ||
             c[5] > 2 || c[6] > TWO_KINGS_MOVES)
             return 0;
-        /* a run is given by its square: turned to this node's frame, a bit */
-        int white_bit = c[2] ? bit_of(c[2]) : 0, black_bit = c[4] ? bit_of(c[4]) : 0;
-        if (n.white) {
-            n.own = (run){c[1], white_bit};
-            n.other = (run){c[3], black_bit};
-        } else {
-            n.own = (run){c[3], c[4] ? 55 - black_bit : 0};
-            n.other = (run){c[1], c[2] ? 55 - white_bit : 0};
-        }
-        if ((n.own.count && !n.own.bit) || (n.other.count && !n.other.bit)) return 0;
+        /* a run is given by its square (none without one): turned to this node's frame, a bit */
+        if ((c[1] && !c[2]) || (c[3] && !c[4])) return 0;
+        run white_run = c[1] ? (run){c[1], bit_of(c[2])} : NO_RUN;
+        run black_run = c[3] ? (run){c[3], bit_of(c[4])} : NO_RUN;
+        n.own = n.white ? white_run : mirror_run(black_run);
+        n.other = n.white ? black_run : mirror_run(white_run);
         normalise(&n);
         n.strong = c[5] == 0 ? -1 : (c[5] == 1) == n.white ? 1 : 0;
         n.strong_moves = c[6];

@@ -230,7 +230,7 @@ static void initialise(uint64_t node) {
     }
     /* after a capture or promotion the other side moves with its run as it was, if it still
      * counts (its king not captured, its men not all gone) */
-    run carried = other.count ? (run){other.count, 55 - other.bit} : NO_RUN;
+    run carried = mirror_run(other);
     int remaining = 0, moves = 0, best_win = 0;
     int longest = 0;
     int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
@@ -324,7 +324,7 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
     bb empty = BOARD & ~(om | ok | pm | pk);
     int runs = MEMBERS[pa].l.own_digits > 1; /* the side that moved has a run digit */
     /* in the parent the side to move here is the other side, with its run turned round */
-    run before = own.count ? (run){own.count, 55 - own.bit} : NO_RUN;
+    run before = mirror_run(own);
     /* the other side (moving down in this frame) made the last move: take it back */
     if (!other.count) /* with a run, the last move was that king's */
         for (bb x = pm; x; x &= x - 1) {
@@ -350,9 +350,9 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 bb a = mirror(pm), b = mirror(was), c = mirror(om), e = mirror(ok);
                 if (has_capture(a, b, c, e)) continue;
                 if (!runs) visit_parents(pa, a, b, c, e, 0, -1, before, visit, distance);
-                else if (other.count == 1) visit_parents(pa, a, b, c, e, 2, 55 - f, before, visit, distance);
+                else if (other.count == 1) visit_parents(pa, a, b, c, e, 2, mirror_bit(f), before, visit, distance);
                 else {
-                    int64_t j = node_of(pa, a, b, c, e, (run){other.count - 1, 55 - f}, before);
+                    int64_t j = node_of(pa, a, b, c, e, (run){other.count - 1, mirror_bit(f)}, before);
                     if (j >= 0) visit((uint64_t)j, distance);
                 }
             }
