@@ -40,7 +40,12 @@ def lock_file(folder: Path, name: str | None = None) -> Path:
     the folder, which holds nothing but what is built."""
     if name is None:
         return folder.with_name(folder.name + ".lock")
-    return folder.with_name(folder.name + ".locks") / f"{name}.lock"
+    return locks_folder(folder) / f"{name}.lock"
+
+
+def locks_folder(folder: Path) -> Path:
+    """Where the locks of the things built in ``folder`` are (``lock_file``)."""
+    return folder.with_name(folder.name + ".locks")
 
 
 @contextlib.contextmanager

@@ -1,7 +1,7 @@
 """``rulebook tables``: build the endgame tables the checker uses as exact leaves, once.
 
-    rulebook tables [--variant V] [--pieces N] [--jobs N] [--list] [--verify] [--export DIR]
-                    [--install DIR] [--cache-dir DIR]
+    rulebook tables [--variant V] [--pieces N] [--jobs N] [--cluster tcp://HOST:PORT] [--list]
+                    [--verify] [--prune] [--export DIR] [--install DIR] [--cache-dir DIR]
 
 ``rulebook check`` builds the small tables by itself on first use: every class of up to 4
 pieces with the compiled builder (``checker/native.py``, about 20 s for International, 2
@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -50,7 +52,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Protocol
 
-from rulebook_build.cachedir import add_cache_argument, use_cache_argument
+from rulebook_build.cachedir import (
+    add_cache_argument,
+    lock_file,
+    locks_folder,
+    use_cache_argument,
+)
 from rulebook_build.checker import native, tablefile
 from rulebook_build.checker.endgame import (
     CACHED_RULES_PIECES,
@@ -120,6 +127,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "its checksum and the rules it was built for; the others are refused and named",
     )
     parser.add_argument(
+        "--prune",
+        action="store_true",
+        help="delete the variant's tables built for other rules or an older format (a change "
+        "to the rules or the builder leaves them behind, unused); builds nothing",
+    )
+    parser.add_argument(
         "--verify",
         action="store_true",
         help="check the cached tables instead of building: every file against its checksum, "
@@ -185,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
     classes = tables.material_classes()
     if args.verify:
         return _verify(kinds, classes)
+    if args.prune:
+        return _prune(kinds)
     if args.export:
         return _export(kinds, Path(args.export))
     if args.install:
@@ -366,6 +381,27 @@ def _export(kinds: list[EndgameTables], target: Path) -> int:
                 faults += 1
         print(f"{kind.semantics}: {len(files)} tables into {destination}", flush=True)
     return 1 if faults else 0
+
+
+def _prune(kinds: list[EndgameTables]) -> int:
+    """``--prune``: delete the folders of this variant's tables that no present kind uses (other
+    rules, another format), with their locks; each one named with its size."""
+    current = {kind.folder().name for kind in kinds}
+    cache = kinds[0].folder().parent
+    variant = kinds[0].variant.name
+    pattern = re.compile(rf"{re.escape(variant)}(-rules)?-v\d+-[0-9a-f]{{16}}")
+    freed = 0
+    for folder in sorted(cache.glob(f"{variant}*")) if cache.is_dir() else []:
+        if not folder.is_dir() or not pattern.fullmatch(folder.name) or folder.name in current:
+            continue
+        size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+        shutil.rmtree(folder)
+        lock_file(folder).unlink(missing_ok=True)
+        shutil.rmtree(locks_folder(folder), ignore_errors=True)
+        print(f"deleted {folder} ({size / 1e9:.2f} GB)", flush=True)
+        freed += size
+    print(f"{variant}: {freed / 1e9:.2f} GB freed; the tables in use are kept", flush=True)
+    return 0
 
 
 def _install(kinds: list[EndgameTables], source: Path) -> int:

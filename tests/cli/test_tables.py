@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from array import array
 from pathlib import Path
 
@@ -149,3 +150,42 @@ def test_a_terminal_gets_a_progress_bar_over_the_slots(
     err = capsys.readouterr().err
     assert "built 1 king v 1 king with its partner, pure" in err  # the line per class
     assert "slots/s" in err or " slots]" in err  # tqdm's bar, counting slots
+
+
+def table_folders(cache: Path) -> list[str]:
+    pattern = re.compile(r"international(-rules)?-v\d+-[0-9a-f]{16}")
+    return sorted(p.name for p in cache.iterdir() if pattern.fullmatch(p.name))
+
+
+def test_prune_deletes_only_tables_built_for_other_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    assert main(["tables", "--pieces", "2"]) == 0
+    cache = tmp_path  # the cache's endgame folder
+    in_use = table_folders(cache)
+    assert len(in_use) == 2  # pure and with count rules
+    stale = [
+        cache / "international-v1-0123456789abcdef",
+        cache / "international-rules-v2-fedcba9876543210",
+    ]
+    for folder in stale:
+        folder.mkdir()
+        (folder / "m0k1-m0k1.bin").write_bytes(b"\0" * 1000)
+        folder.with_name(folder.name + ".lock").touch()
+        (folder.with_name(folder.name + ".locks")).mkdir()
+    kept = [cache / "frisian-v1-0123456789abcdef", cache / "international-notes"]
+    for folder in kept:
+        folder.mkdir()
+    capsys.readouterr()
+    assert main(["tables", "--prune"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"deleted {folder} (0.00 GB)" in out for folder in stale)
+    assert not any(
+        p.name.startswith(("international-v1", "international-rules-v2-fed"))
+        for p in cache.iterdir()
+    )
+    assert all(folder.is_dir() for folder in kept)  # another variant's, and no table folder
+    assert table_folders(cache) == in_use
+    assert main(["tables", "--pieces", "2", "--list"]) == 0
+    assert "not built" not in capsys.readouterr().out
