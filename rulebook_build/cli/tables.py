@@ -11,9 +11,9 @@ are built only by this command, into the cache (``endgame/`` in the user's cache
 them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
-  (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds.  Measured
-  on a 2-core machine: 21 min for the pure tables, 20 min for those with count rules.  Only
-  with the compiled builder.
+  (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds (``--jobs``
+  pairs at once).  Measured on a 2-core machine: 13.5 min with ``--jobs 2``, 41 min one pair
+  at a time.  Only with the compiled builder.
 * International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
   of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
