@@ -15,7 +15,9 @@ from rulebook_build.errors import RulebookError
 if TYPE_CHECKING:
     from distributed import Client
 
-CONNECT_TIMEOUT: Final = "20s"
+CONNECT_TIMEOUT: Final = "10s"
+"""How long to wait for the scheduler to answer (a scheduler on a network answers within a
+second; a wrong address is reported after this)."""
 
 
 def connect(stack: contextlib.ExitStack, address: str) -> Client:
