@@ -639,6 +639,12 @@ class EndgameTables:
         kind = "" if self.semantics == "pure" else f"-{self.semantics}"
         return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
 
+    def is_table_folder(self, folder: Path) -> bool:
+        """Whether ``folder`` is named as ``folder`` names this variant's tables, of any kind,
+        format or rules (``rulebook tables --prune``)."""
+        variant = re.escape(self.variant.name)
+        return re.fullmatch(rf"{variant}(-rules)?-v\d+-[0-9a-f]{{16}}", folder.name) is not None
+
     def path(self, material: Material) -> Path:
         """The file a class's table is stored in."""
         return self.folder() / f"{_material_name(material)}.bin"
@@ -1207,7 +1213,7 @@ class CheckerTables:
         one (it is compiled on first use, like the builder)."""
         if not self._prover_looked_for:
             self._prover_looked_for = True
-            if self.variant.name in native.PROVER_VARIANTS and self.pure.builder == "auto":
+            if self.variant.name in native.VARIANTS and self.pure.builder == "auto":
                 # the compiled search reads the folders itself: no damaged file may be there
                 for tables in (self.pure, self.rules):
                     tables.verify_files()

@@ -42,9 +42,7 @@ PROVER_SOURCE: Final = FOLDER / "prover.c"
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
 VARIANTS: Final = frozenset({"international", "frisian"})
-"""The variants whose tables the compiled builder makes."""
-PROVER_VARIANTS: Final = frozenset({"international", "frisian"})
-"""The variants the compiled proof search plays."""
+"""The variants whose rules the compiled programs play (the table builder and the search)."""
 
 Material = tuple[int, int, int, int]
 
@@ -231,7 +229,7 @@ class NativeProver:
         variant: Variant,
         table_mb: int = PROVER_TABLE_MB,
     ) -> None:
-        if variant.name not in PROVER_VARIANTS:
+        if variant.name not in VARIANTS:
             raise ValueError(f"the compiled search does not play {variant.name} rules")
         self.variant = variant
         self.program = program

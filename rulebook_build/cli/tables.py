@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import shutil
 import sys
 import time
@@ -389,10 +388,9 @@ def _prune(kinds: list[EndgameTables]) -> int:
     current = {kind.folder().name for kind in kinds}
     cache = kinds[0].folder().parent
     variant = kinds[0].variant.name
-    pattern = re.compile(rf"{re.escape(variant)}(-rules)?-v\d+-[0-9a-f]{{16}}")
     freed = 0
     for folder in sorted(cache.glob(f"{variant}*")) if cache.is_dir() else []:
-        if not folder.is_dir() or not pattern.fullmatch(folder.name) or folder.name in current:
+        if not folder.is_dir() or not kinds[0].is_table_folder(folder) or folder.name in current:
             continue
         size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
         shutil.rmtree(folder)
