@@ -42,7 +42,10 @@ def records(output: str) -> list[dict[str, object]]:
     return found
 
 
-def check(*arguments: str) -> subprocess.Popen[str]:
+def check(*arguments: str, errors: Path | None = None) -> subprocess.Popen[str]:
+    """The command, its JSON on a pipe; its standard error on a pipe too, or into ``errors``
+    (when the test reads standard output line by line: the rest is then read through the same
+    buffered file, and ``communicate`` would miss what that buffer already holds)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -55,7 +58,7 @@ def check(*arguments: str) -> subprocess.Popen[str]:
             *arguments,
         ],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.PIPE if errors is None else errors.open("w", encoding="utf-8"),
         text=True,
         cwd=REPOSITORY,
     )
@@ -72,15 +75,16 @@ def test_a_cluster_gives_the_same_json_when_a_worker_is_lost(tmp_path: Path) -> 
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        run = check("--cluster", cluster.scheduler_address, *files)
+        log = tmp_path / "stderr.txt"
+        run = check("--cluster", cluster.scheduler_address, *files, errors=log)
         assert run.stdout is not None
         first = run.stdout.readline()  # the first result is in: the others are under way
-        assert first, run.stderr.read() if run.stderr else ""
+        assert first, log.read_text(encoding="utf-8")
         victim = next(iter(client.scheduler_info()["workers"]))
         pid = client.run(os.getpid, workers=[victim])[victim]
         os.kill(pid, signal.SIGKILL)  # the worker process dies, its tasks with it
-        rest, errors = run.communicate(timeout=600)
-        assert run.returncode == 0, errors
+        rest = run.stdout.read()  # through the same buffer as the first line
+        assert run.wait(timeout=600) == 0, log.read_text(encoding="utf-8")
         assert victim not in client.scheduler_info()["workers"]  # it was lost during the run
         deadline = time.monotonic() + 60
         while len(client.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:

@@ -23,11 +23,14 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
 
 
-def tables(*arguments: str) -> subprocess.Popen[str]:
+def tables(*arguments: str, output: Path | None = None) -> subprocess.Popen[str]:
+    """The command, its standard error on a pipe; its standard output on a pipe too, or into
+    ``output`` (when the test reads standard error line by line: the rest is then read through
+    the same buffered file, and ``communicate`` would miss what that buffer already holds)."""
     environment = {k: v for k, v in os.environ.items() if k != "RULEBOOK_CACHE_DIR"}
     return subprocess.Popen(
         [sys.executable, "-m", "rulebook_build.cli", "tables", *arguments],
-        stdout=subprocess.PIPE,
+        stdout=subprocess.PIPE if output is None else output.open("w", encoding="utf-8"),
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPOSITORY,
@@ -76,7 +79,14 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        run = tables(*common, "--cluster", cluster.scheduler_address, "--cache-dir", str(shared))
+        run = tables(
+            *common,
+            "--cluster",
+            cluster.scheduler_address,
+            "--cache-dir",
+            str(shared),
+            output=tmp_path / "stdout.txt",
+        )
         assert run.stderr is not None
         # the first pair is in: the others are under way (4 pieces take some 20 s)
         first = run.stderr.readline() + run.stderr.readline()
@@ -84,7 +94,9 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
         victim = next(iter(client.scheduler_info()["workers"]))
         pid = client.run(os.getpid, workers=[victim])[victim]
         os.kill(pid, signal.SIGKILL)  # the worker dies, with the build it was running
-        errors = finished(run)
+        errors = first + run.stderr.read()  # through the same buffer as the first lines
+        assert run.wait(timeout=900) == 0, errors
+        assert "Traceback" not in errors
         assert victim not in client.scheduler_info()["workers"]
         deadline = time.monotonic() + 60
         while len(client.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
