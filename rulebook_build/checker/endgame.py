@@ -96,7 +96,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
-from rulebook_build.checker import native, tablefile
+from rulebook_build.checker import compact, native, tablefile
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.rules import board as board_module
@@ -434,6 +434,8 @@ class EndgameTables:
         self._limit = variant.max_consecutive_king_moves
         self.semantics = semantics
         self._fingerprint = _rules_fingerprint(variant, semantics)
+        self._pure_fingerprint = _rules_fingerprint(variant, "pure")
+        self._rules_fingerprint = _rules_fingerprint(variant, "rules")
         self.builder = builder
         self._native: Path | bool | None = False  # False: not looked for yet
         self._values: dict[Material, Values] = {}
@@ -521,7 +523,7 @@ class EndgameTables:
         a, b, c, d = material
         if a + b + c + d > self.cached_pieces:
             return False
-        return self.path(material).is_file() and self.path((c, d, a, b)).is_file()
+        return self.in_cache(material) and self.in_cache((c, d, a, b))
 
     def _slots(self, material: Material) -> int:
         """The size of a class's table, without building its index."""
@@ -563,8 +565,8 @@ class EndgameTables:
         return time.perf_counter() - started
 
     def in_cache(self, material: Material) -> bool:
-        """Whether the class's table is stored in the cache folder."""
-        return self.path(material).is_file()
+        """Whether the class's table is stored in the cache folder, built or compact."""
+        return self.path(material).is_file() or self.compact_path(material).is_file()
 
     def pair_slots(self, material: Material) -> int:
         """Slots of a class and its partner together: the measure of its build's time and memory."""
@@ -649,6 +651,27 @@ class EndgameTables:
         """The file a class's table is stored in."""
         return self.folder() / f"{_material_name(material)}.bin"
 
+    def compact_folder(self) -> Path:
+        """Where the compact files of these rules are (the pure kind's folder: the fingerprint
+        of one kind changes with the other's)."""
+        return self.cache_dir / f"{self.variant.name}-v{FORMAT}-{self._pure_fingerprint}"
+
+    def compact_path(self, material: Material) -> Path:
+        """The compact file of a class: both kinds in one (``compact.py``)."""
+        return self.compact_folder() / f"{_material_name(material)}{compact.SUFFIX}"
+
+    def compact_fields(self, material: Material) -> dict[str, object]:
+        """What a compact file of this class must say of itself, but its blocks and checksum."""
+        return {
+            "format": compact.FORMAT,
+            "variant": self.variant.name,
+            "pure": self._pure_fingerprint,
+            "rules": self._rules_fingerprint,
+            "material": list(material),
+            "size": self._layout(material).size,
+            "cap": compact.CAP,
+        }
+
     def _fields(self, material: Material) -> dict[str, object]:
         """What a table file of this class must say of itself (``tablefile.py``)."""
         return {
@@ -665,6 +688,8 @@ class EndgameTables:
         another format) or damaged (then it is also moved aside, see ``tablefile.py``)."""
         path = self.path(material)
         size = self._layout(material).size
+        if not path.is_file():
+            return self._load_compact(material)
         try:
             with path.open("rb") as stream:
                 found = tablefile.expect(stream, self._fields(material))
@@ -694,6 +719,22 @@ class EndgameTables:
             table.byteswap()
         return table
 
+    def _load_compact(self, material: Material) -> Values | None:
+        """The class's values from its compact file (the pure result and the count-rule
+        distances the search uses, ``compact.py``); None when there is none or it is refused."""
+        path = self.compact_path(material)
+        if not path.is_file():
+            return None
+        try:
+            table = compact.CompactTable(path, self.compact_fields(material))
+        except tablefile.DamagedTable as damage:
+            tablefile.set_aside(path, str(damage))
+            return None
+        except (OSError, ValueError):
+            return None
+        values = compact.PURE_VALUE if self.semantics == "pure" else compact.RULES_VALUE
+        return compact.KindView(table, values)
+
     def fields_of(self, name: str) -> dict[str, object]:
         """What the table file called ``<name>.bin`` must say of itself."""
         material = _material_of_name(name)
@@ -706,14 +747,19 @@ class EndgameTables:
         kind and passes its checksum; the files installed, and what was refused and why."""
         installed: list[Path] = []
         refused: list[str] = []
-        for source in sorted(folder.glob("*.bin")):
+        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if self.semantics == "pure" else []
+        for source in sorted(folder.glob("*.bin")) + packed:
             material = _material_of_name(source.stem)
             if material is None:
                 refused.append(f"{source}: not a table's name")
                 continue
-            target = self.path(material)
+            is_compact = source.suffix == compact.SUFFIX
+            target = self.compact_path(material) if is_compact else self.path(material)
             try:
-                tablefile.copy_verified(source, target, self._fields(material))
+                if is_compact:
+                    compact.copy_verified(source, target, self.compact_fields(material))
+                else:
+                    tablefile.copy_verified(source, target, self._fields(material))
             except tablefile.DamagedTable as refusal:
                 refused.append(str(refusal))
             except OSError as error:
@@ -745,6 +791,18 @@ class EndgameTables:
                 problems.append(str(damage))
             except OSError as error:
                 problems.append(f"{path}: {error.strerror or error}")
+        if self.semantics == "pure":  # the compact files are in this kind's folder
+            for path in sorted(self.compact_folder().glob(f"*{compact.SUFFIX}")):
+                material = _material_of_name(path.stem)
+                try:
+                    if material is None:
+                        raise tablefile.DamagedTable(f"{path}: not a table's name")
+                    compact.check(path, self.compact_fields(material), always=always)
+                except tablefile.DamagedTable as damage:
+                    tablefile.set_aside(path, str(damage))
+                    problems.append(str(damage))
+                except OSError as error:
+                    problems.append(f"{path}: {error.strerror or error}")
         return problems
 
     def first_inconsistency(self, material: Material) -> str | None:
@@ -871,6 +929,15 @@ class EndgameTables:
             for target in sorted(_successor_classes(member))
             if target not in members
         }
+        for target, values in exit_tables.items():
+            if isinstance(values, compact.KindView):  # no pure distances: a parent needs them
+                raise RulebookError(
+                    f"cannot build {_material_name(material)}: the class it leads to, "
+                    f"{_material_name(target)}, is in the cache only in compact form, which "
+                    "keeps no pure distances; 'rulebook tables --pieces "
+                    f"{sum(target)}' builds it in full",
+                    source=str(self.compact_path(target)),
+                )
         program = self._native_program()
         if program is not None and self._build_native(program, members):
             return
@@ -1270,6 +1337,36 @@ class CheckerTables:
     def build_all(self) -> None:
         self.pure.build_all()
         self.rules.build_all()
+
+    def pack(self, material: Material, target: Path | None = None) -> int:
+        """Write the compact file of a class from its two built tables (``compact.py``): into
+        the cache, or as ``target``.  Its size in bytes.  The built files must be in the cache
+        (a compact table cannot be packed again: it keeps no pure distances)."""
+        paths = (self.pure.path(material), self.rules.path(material))
+        fields = self.pure.compact_fields(material)
+        size = self.pure.size(material)
+        where = []
+        for kind, path in zip((self.pure, self.rules), paths, strict=True):
+            with path.open("rb") as stream:
+                found = tablefile.expect(stream, kind._fields(material))
+                if found is None:
+                    raise RulebookError("not a table of these rules", source=str(path))
+                tablefile.check(path, stream, found[0], found[1], always=True)
+                where.append((path, found[0]))
+        program = native.executable(self.pure.cache_dir, native.PACK_SOURCE)
+        if program is not None and sys.byteorder == "little":
+            chunks = compact.codes_compiled(program, where[0], where[1], size)
+        else:
+            chunks = compact.codes_in_python(
+                self.pure._table(material), self.rules._table(material)
+            )
+        try:
+            return compact.write(target or self.pure.compact_path(material), fields, chunks)
+        except compact.Disagreement as fault:
+            raise RulebookError(
+                f"the two tables of {_material_name(material)} disagree: {fault}",
+                source=str(paths[0].parent),
+            ) from None
 
     def classes(self) -> list[Material]:
         """The classes with a table of both kinds."""

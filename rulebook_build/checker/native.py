@@ -39,6 +39,8 @@ from rulebook_build.rules.variants import Variant
 FOLDER: Final = Path(__file__).resolve().parent / "native"
 SOURCE: Final = FOLDER / "tablebuild.c"
 PROVER_SOURCE: Final = FOLDER / "prover.c"
+PACK_SOURCE: Final = FOLDER / "pack.c"
+"""Turns a class's two built tables into the codes of a compact file (``compact.py``)."""
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
 VARIANTS: Final = frozenset({"international", "frisian"})
@@ -78,31 +80,52 @@ def compiler() -> str | None:
     return None
 
 
+ZLIB_FLAGS: Final = ("-DHAVE_ZLIB",)
+ZLIB_LIBRARY: Final = ("-lz",)
+"""The proof search reads compact tables (``compact.py``) with zlib: compiled with these where
+the machine has zlib's header and library, without (reading the int16 tables only) where not."""
+
+
 def executable(folder: Path, source: Path = SOURCE) -> Path | None:
-    """The compiled program (the builder, or ``PROVER_SOURCE``) in ``folder/bin``, compiling it
-    first if needed; None without a compiler or when compiling fails (Python is then used)."""
+    """The compiled program (the builder, ``PROVER_SOURCE`` or ``PACK_SOURCE``) in
+    ``folder/bin``, compiling it first if needed; None without a compiler or when compiling
+    fails (Python is then used).  The proof search is compiled with zlib where it can be."""
+    if source == PROVER_SOURCE:
+        with_zlib = _compiled(folder, source, FLAGS + ZLIB_FLAGS, ZLIB_LIBRARY)
+        if with_zlib is not None:
+            return with_zlib
+    return _compiled(folder, source, FLAGS, ())
+
+
+def _compiled(
+    folder: Path, source: Path, flags: tuple[str, ...], libraries: tuple[str, ...]
+) -> Path | None:
     # the name changes with the source and with the flags, so a program is compiled anew
     # whenever either changes (the tables' fingerprint follows the source only: the flags
     # change no value)
-    built_as = hashlib.sha256(source_bytes(source) + " ".join(FLAGS).encode()).hexdigest()[:16]
+    built_as = hashlib.sha256(
+        source_bytes(source) + " ".join(flags + libraries).encode()
+    ).hexdigest()[:16]
     target = folder / "bin" / f"{source.stem}-{built_as}"
     if target.is_file() and os.access(target, os.X_OK):
         return target
+    failed = target.with_name(target.name + ".failed")  # compiling it failed once: not again
     cc = compiler()
-    if cc is None:
+    if cc is None or failed.exists():
         return None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{source.stem}-")
         os.close(handle)
         done = subprocess.run(
-            [cc, *FLAGS, "-o", temporary, str(source)],
+            [cc, *flags, "-o", temporary, str(source), *libraries],
             capture_output=True,
             text=True,
             check=False,
         )
         if done.returncode != 0:
             os.unlink(temporary)
+            failed.write_text(done.stderr)
             return None
         os.replace(temporary, target)
     except OSError:

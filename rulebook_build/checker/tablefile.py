@@ -62,7 +62,7 @@ def header_line(fields: dict[str, object], checksum: str) -> bytes:
     return MAGIC + json.dumps({**fields, "checksum": checksum}, sort_keys=True).encode() + b"\n"
 
 
-def _write_whole(path: Path, chunks: Iterable[bytes]) -> None:
+def write_whole(path: Path, chunks: Iterable[bytes]) -> None:
     """Write ``chunks`` as the file ``path``, whole or not at all: into a temporary file beside
     it, renamed into place at the end."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -79,7 +79,7 @@ def _write_whole(path: Path, chunks: Iterable[bytes]) -> None:
 
 def write(path: Path, fields: dict[str, object], values: bytes) -> None:
     """Write a table whole or not at all."""
-    _write_whole(path, [header_line(fields, digest_of([values])), values])
+    write_whole(path, [header_line(fields, digest_of([values])), values])
 
 
 def install(body: Path, path: Path, fields: dict[str, object]) -> None:
@@ -88,7 +88,7 @@ def install(body: Path, path: Path, fields: dict[str, object]) -> None:
     with body.open("rb") as source:
         checksum = digest_of(_chunks(source))
     with body.open("rb") as source:
-        _write_whole(path, itertools.chain([header_line(fields, checksum)], _chunks(source)))
+        write_whole(path, itertools.chain([header_line(fields, checksum)], _chunks(source)))
 
 
 def read_header(stream: BinaryIO) -> tuple[dict[str, object], int] | None:
@@ -166,4 +166,4 @@ def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None
         offset, checksum = found
         check(source, stream, offset, checksum, always=True)
         stream.seek(0)
-        _write_whole(target, _chunks(stream))
+        write_whole(target, _chunks(stream))

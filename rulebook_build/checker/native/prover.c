@@ -14,7 +14,9 @@
  *        prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS
  *   VARIANT: international or frisian.  PURE_DIR, RULES_DIR: the cached endgame tables without
  *   and with count rules (mAkB-mCkD.bin files, two header lines then int16 values; a class
- *   without a file is not covered).  TABLE_MB: the transposition table's memory; the store of
+ *   without a file is not covered).  A class with no .bin file may have a compact one in
+ *   PURE_DIR (mAkB-mCkD.pack, both kinds in one, ../compact.py), read where the program was
+ *   compiled with zlib (HAVE_ZLIB).  TABLE_MB: the transposition table's memory; the store of
  *   settled nodes takes half as much.  WM WK BM BK: the pieces as bitboards in the layout of
  *   board.py (hexadecimal).  CLOCKS: who is to move and the state the rules count, as
  *   slash-separated numbers (native.py node_fields):
@@ -53,6 +55,9 @@
 #include <unistd.h>
 
 #include "draughts.h"
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #define INF 1000000000LL
 #define EPSILON_DIVISOR 4
@@ -252,13 +257,111 @@ static int plies_left(const node *n) {
 #define NOT_COVERED (-3)
 
 typedef struct {
-    int state; /* 0: not looked for, 1: mapped, 2: no table */
+    int state; /* 0: not looked for, 1: mapped, 2: no table, 3: a compact file */
     layout l;
     const unsigned char *values;
+    uint64_t blocks; /* a compact file: its blocks; values is its index, then the streams */
 } table;
 
 static table TABLES[2][8 * 8 * 8 * 8];
 static const char *TABLE_DIR[2];
+
+/* ../compact.py: a code a slot, both kinds in one; what each kind's probe answers for it */
+#define BLOCK 4096
+#define CODES 68
+#define FAR_WIN 32767
+#define FAR_LOSS 32766
+static int16_t VALUE_OF[2][CODES];
+
+static void init_codes(void) {
+    static const int16_t first[4] = {-2, -1, FAR_WIN, FAR_LOSS};
+    for (int c = 0; c < CODES; c++) {
+        int16_t pure = c < 4 ? first[c] : c < 36 ? FAR_WIN : FAR_LOSS;
+        int16_t rules = c < 4 ? first[c] : c < 36 ? 2 * (c - 4) + 1 : 2 * (c - 36);
+        VALUE_OF[0][c] = pure;
+        VALUE_OF[1][c] = rules;
+    }
+}
+
+#ifdef HAVE_ZLIB
+/* decompressed blocks, direct-mapped by table and block: 16 MB */
+#define CACHED_BLOCKS 4096
+typedef struct {
+    const table *t;
+    uint64_t block;
+    unsigned char codes[BLOCK];
+} cached_block;
+static cached_block *BLOCK_CACHE;
+
+/* a compact file's header says its blocks ("blocks": N) and their size; the Python checker
+ * has checked its checksum before this program runs */
+static int open_compact(table *t, const unsigned char *map, size_t size, size_t at) {
+    char header[4096];
+    size_t length = at < sizeof header - 1 ? at : sizeof header - 1;
+    memcpy(header, map, length);
+    header[length] = 0;
+    const char *blocks = strstr(header, "\"blocks\": ");
+    if (!strstr(header, "\"format\": \"compact-1\"") || !strstr(header, "\"block\": 4096") ||
+        !blocks)
+        return 0;
+    uint64_t count = strtoull(blocks + 10, NULL, 10);
+    if (count != (t->l.slots + BLOCK - 1) / BLOCK || size - at < 8 * (count + 1)) return 0;
+    uint64_t end;
+    memcpy(&end, map + at + 8 * count, 8);
+    if (end != size - at) return 0;
+    t->values = map + at;
+    t->blocks = count;
+    if (!BLOCK_CACHE) {
+        BLOCK_CACHE = calloc(CACHED_BLOCKS, sizeof(cached_block));
+        if (!BLOCK_CACHE) return 0;
+    }
+    return 1;
+}
+
+static int compact_code(const table *t, uint64_t slot) {
+    uint64_t block = slot / BLOCK;
+    uint64_t h = ((uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ULL) ^ (block * 0xC2B2AE3D27D4EB4FULL);
+    cached_block *c = &BLOCK_CACHE[(h >> 40) % CACHED_BLOCKS];
+    if (c->t != t || c->block != block) {
+        uint64_t from, to;
+        memcpy(&from, t->values + 8 * block, 8);
+        memcpy(&to, t->values + 8 * (block + 1), 8);
+        uint64_t want = block + 1 < t->blocks ? BLOCK : t->l.slots - block * BLOCK;
+        uLongf got = BLOCK;
+        c->t = NULL;
+        if (to < from || uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK ||
+            got != want)
+            return -1;
+        c->t = t;
+        c->block = block;
+    }
+    return c->codes[slot % BLOCK];
+}
+#endif
+
+static const unsigned char *map_file(const char *path, size_t *size) {
+    const unsigned char *map = NULL;
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED) map = NULL;
+        /* probes jump about: reading ahead around each one only pushes other tables' pages out
+         * of memory (A9 from a cold cache: 29 s without this, 20.5 s with) */
+        else madvise((void *)map, (size_t)st.st_size, MADV_RANDOM);
+        *size = (size_t)st.st_size;
+    }
+    if (fd >= 0) close(fd);
+    return map;
+}
+
+static size_t after_header(const unsigned char *map, size_t size) {
+    size_t at = 0;
+    int lines = 0;
+    while (at < size && lines < 2)
+        if (map[at++] == '\n') lines++;
+    return lines == 2 ? at : 0;
+}
 
 static int16_t probe(int kind, const node *n) {
     int m[4] = {__builtin_popcountll(n->om), __builtin_popcountll(n->ok), __builtin_popcountll(n->pm),
@@ -267,34 +370,43 @@ static int16_t probe(int kind, const node *n) {
     table *t = &TABLES[kind][((m[0] * 8 + m[1]) * 8 + m[2]) * 8 + m[3]];
     if (t->state == 0) {
         t->state = 2;
+        make_layout(&t->l, m);
         char path[4096];
+        size_t size = 0;
         snprintf(path, sizeof path, "%s/m%dk%d-m%dk%d.bin", TABLE_DIR[kind], m[0], m[1], m[2], m[3]);
-        int fd = open(path, O_RDONLY);
-        struct stat st;
-        if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-            const unsigned char *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-            if (map != MAP_FAILED) {
-                /* probes jump about: reading ahead around each one only pushes other tables'
-                 * pages out of memory (A9 from a cold cache: 29 s without this, 20.5 s with) */
-                madvise((void *)map, (size_t)st.st_size, MADV_RANDOM);
-                size_t at = 0;
-                int lines = 0;
-                while (at < (size_t)st.st_size && lines < 2)
-                    if (map[at++] == '\n') lines++;
-                make_layout(&t->l, m);
-                uint64_t slots = t->l.slots;
-                if (lines == 2 && (size_t)st.st_size - at == 2 * slots) {
-                    t->values = map + at;
-                    t->state = 1;
-                } else fprintf(stderr, "prover: %s: not a table of %llu slots, not used\n", path,
-                               (unsigned long long)slots);
+        const unsigned char *map = map_file(path, &size);
+        if (map) {
+            size_t at = after_header(map, size);
+            if (at && size - at == 2 * t->l.slots) {
+                t->values = map + at;
+                t->state = 1;
+            } else fprintf(stderr, "prover: %s: not a table of %llu slots, not used\n", path,
+                           (unsigned long long)t->l.slots);
+        }
+#ifdef HAVE_ZLIB
+        else {
+            snprintf(path, sizeof path, "%s/m%dk%d-m%dk%d.pack", TABLE_DIR[0], m[0], m[1], m[2],
+                     m[3]);
+            map = map_file(path, &size);
+            if (map) {
+                size_t at = after_header(map, size);
+                if (at && open_compact(t, map, size, at)) t->state = 3;
+                else fprintf(stderr, "prover: %s: not a compact table of %llu slots, not used\n",
+                             path, (unsigned long long)t->l.slots);
             }
         }
-        if (fd >= 0) close(fd);
+#endif
     }
-    if (t->state != 1) return NOT_COVERED;
+    if (t->state != 1 && t->state != 3) return NOT_COVERED;
     int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, n->own, n->other);
     if (i < 0) return NOT_COVERED;
+#ifdef HAVE_ZLIB
+    if (t->state == 3) {
+        int code = compact_code(t, (uint64_t)i);
+        if (code < 0 || code >= CODES) return NOT_COVERED; /* a block that does not unpack */
+        return VALUE_OF[kind][code];
+    }
+#endif
     int16_t v;
     memcpy(&v, t->values + 2 * i, 2);
     return v;
@@ -812,6 +924,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     init_geometry(variant);
+    init_codes();
     init_index();
     TABLE_DIR[0] = argv[2 + moves_only];
     TABLE_DIR[1] = argv[3 + moves_only];

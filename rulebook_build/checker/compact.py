@@ -1,0 +1,269 @@
+"""The compact endgame table: both kinds of a class in one small file, for sharing and probing.
+
+A class's two tables (pure and with count rules, ``endgame.py``) hold two int16 a slot: 4 bytes.
+The proof search needs less of them: of the pure value only whether the side to move wins,
+loses or draws (the search refutes by it), and of the value with the count rules only a
+distance that can fit a node's clocks (it proves by it when the distance is at most the plies
+the clocks leave, never more than ``KING_ONLY_PLIES``, 50).  So one byte a slot holds both, a
+*code*:
+
+    0  unused slot                    1  draw (pure; then also with the count rules)
+    2  a pure win, no count-rule win within ``CAP`` plies (a draw or a longer win with them)
+    3  a pure loss, no count-rule loss within ``CAP`` plies
+    4 + d // 2   a win in d plies with the count rules (d odd, d <= CAP): a pure win
+    36 + d // 2  a loss in d plies with the count rules (d even, d < CAP): a pure loss
+
+and the codes are compressed with zlib in blocks of ``BLOCK`` slots (a probe decompresses one
+block of 4 KB), about 0.15 bytes a slot on the 4-piece International tables: a 27th of the two
+int16 tables.  Like Syzygy's "cursed" wins for chess's 50-move rule, code 2 keeps a win that
+the count rules stop apart from a win they allow.
+
+What a probe of a compact table answers, per kind (``PURE_VALUE``, ``RULES_VALUE``): the
+distance of a count-rule win or loss within ``CAP``, exactly; otherwise ``FAR_WIN`` (32767) or
+``FAR_LOSS`` (32766), a result whose distance fits no clocks, and -1 for a draw.  Every use the
+checker makes of a table gives the same answer with these values as with the built ones: the
+search (``search.py``, ``prover.c``) reads the pure value's result and compares the count-rule
+distance with at most 50 plies.  A count-rule draw of a pure win becomes ``FAR_WIN``: neither
+proves anything.  The one thing lost is the pure distance, which only building needs: tables
+are built from the int16 files (``endgame.py``), and packed afterwards.
+
+The file is the table file's two header lines (``tablefile.py``: what it holds and the SHA-256
+of what follows), then the block index (``blocks + 1`` little-endian uint64 offsets, from the
+start of the index, of each block's zlib stream and of the end), then the streams.  A file is
+read only when its header is the one expected and the rest hashes to the checksum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+import subprocess
+import tempfile
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Final, overload
+
+from rulebook_build.checker import tablefile
+
+FORMAT: Final = "compact-1"
+BLOCK: Final = 4096
+"""Slots a block: 4 KB to decompress at a probe (about 10 µs); 16,384 would save a tenth."""
+CAP: Final = 63
+"""The longest count-rule distance kept: above every clock's budget (50 plies, KNDB art. 9d)."""
+LEVEL: Final = 6
+"""zlib's level: 9 saves 2 % and takes three times as long."""
+SUFFIX: Final = ".pack"
+FAR_WIN: Final = 32767
+FAR_LOSS: Final = 32766
+UNUSED: Final = -2
+DRAW: Final = -1
+
+PURE_VALUE: Final = (UNUSED, DRAW, FAR_WIN, FAR_LOSS, *(FAR_WIN,) * 32, *(FAR_LOSS,) * 32)
+"""What a probe of the pure kind answers for each code."""
+RULES_VALUE: Final = (UNUSED, DRAW, FAR_WIN, FAR_LOSS, *range(1, CAP + 1, 2), *range(0, CAP, 2))
+"""What a probe with the count rules answers for each code."""
+CODES: Final = len(RULES_VALUE)
+_CACHED_BLOCKS: Final = 4096
+
+
+class Disagreement(ValueError):
+    """Two tables of one class that cannot both be right (``code_of``)."""
+
+
+def code_of(pure: int, rules: int) -> int:
+    """The code of a slot from its two built values (the same as ``native/pack.c``)."""
+    if pure == UNUSED or rules == UNUSED:
+        if pure == rules:
+            return 0
+        raise Disagreement(f"pure {pure}, with count rules {rules}: an unused slot in one only")
+    if pure == DRAW:
+        if rules == DRAW:
+            return 1
+        raise Disagreement(f"a pure draw is {rules} with count rules, which only add draws")
+    win = pure & 1
+    if rules >= 0 and rules & 1 != win:
+        raise Disagreement(f"pure {pure}, with count rules {rules}: not one result")
+    if 0 <= rules <= CAP:
+        return 4 + rules // 2 if win else 36 + rules // 2
+    return 2 if win else 3
+
+
+def codes_in_python(pure: Sequence[int], rules: Sequence[int]) -> Iterator[bytes]:
+    """The codes of two built tables, in chunks (where no C compiler is at hand)."""
+    step = 1 << 16
+    for start in range(0, len(pure), step):
+        yield bytes(
+            code_of(p, r)
+            for p, r in zip(pure[start : start + step], rules[start : start + step], strict=True)
+        )
+
+
+def codes_compiled(
+    program: Path, pure: tuple[Path, int], rules: tuple[Path, int], slots: int
+) -> Iterator[bytes]:
+    """The codes of two built table files, from ``native/pack.c``."""
+    with subprocess.Popen(
+        [str(program), str(pure[0]), str(pure[1]), str(rules[0]), str(rules[1]), str(slots)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as run:
+        assert run.stdout is not None and run.stderr is not None
+        while chunk := run.stdout.read(1 << 20):
+            yield chunk
+        errors = run.stderr.read().decode(errors="replace").strip()
+        if run.wait() != 0:
+            raise Disagreement(errors or f"{program} failed")
+
+
+def _blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """``chunks`` cut into blocks of ``BLOCK`` codes (the last one may be shorter)."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        whole = len(pending) - len(pending) % BLOCK
+        for start in range(0, whole, BLOCK):
+            yield pending[start : start + BLOCK]
+        pending = pending[whole:]
+    if pending:
+        yield pending
+
+
+def write(path: Path, fields: dict[str, object], chunks: Iterable[bytes]) -> int:
+    """Compress the codes ``chunks`` into the compact file ``path``, whole or not at all;
+    ``fields`` is what its header says (``blocks`` and ``block`` are added).  Its size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    offsets = [0]
+    slots = 0
+    handle, streams_name = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    streams = Path(streams_name)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for block in _blocks(chunks):
+                slots += len(block)
+                packed = zlib.compress(block, LEVEL)
+                out.write(packed)
+                offsets.append(offsets[-1] + len(packed))
+        if slots != fields.get("size"):
+            raise Disagreement(f"{slots} codes for a class of {fields.get('size')} slots")
+        index_bytes = 8 * len(offsets)
+        index = struct.pack(f"<{len(offsets)}Q", *(index_bytes + o for o in offsets))
+        digest = hashlib.sha256(index)
+        with streams.open("rb") as source:
+            while chunk := source.read(tablefile.CHUNK):
+                digest.update(chunk)
+        header = tablefile.header_line(
+            {**fields, "block": BLOCK, "blocks": len(offsets) - 1}, digest.hexdigest()
+        )
+
+        def whole() -> Iterator[bytes]:
+            yield header
+            yield index
+            with streams.open("rb") as source:
+                while chunk := source.read(tablefile.CHUNK):
+                    yield chunk
+
+        tablefile.write_whole(path, whole())
+    finally:
+        streams.unlink(missing_ok=True)
+    return path.stat().st_size
+
+
+def expected_fields(fields: dict[str, object]) -> dict[str, object]:
+    """What the header of a compact file with ``fields`` says, but for its checksum."""
+    size = fields["size"]
+    assert isinstance(size, int)
+    return {**fields, "block": BLOCK, "blocks": -(-size // BLOCK)}
+
+
+class CompactTable:
+    """A compact file, verified and mapped; ``code(slot)`` decompresses one block at need."""
+
+    def __init__(self, path: Path, fields: dict[str, object]) -> None:
+        """Raises ``tablefile.DamagedTable`` for a foreign or damaged file, ``OSError`` when it
+        cannot be read."""
+        expected = expected_fields(fields)
+        size = expected["size"]
+        blocks = expected["blocks"]
+        assert isinstance(size, int) and isinstance(blocks, int)
+        with path.open("rb") as stream:
+            found = tablefile.expect(stream, expected)
+            if found is None:
+                raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
+            offset, checksum = found
+            tablefile.check(path, stream, offset, checksum)
+            mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        self._body = memoryview(mapped)[offset:]
+        self.path = path
+        self.size = size
+        if len(self._body) < 8 * (blocks + 1):
+            raise tablefile.DamagedTable(f"{path}: shorter than its index")
+        self._offsets = struct.unpack_from(f"<{blocks + 1}Q", self._body)
+        if self._offsets[-1] != len(self._body):
+            raise tablefile.DamagedTable(f"{path}: its index does not match its length")
+        self._cache: dict[int, bytes] = {}
+
+    def block(self, number: int) -> bytes:
+        found = self._cache.get(number)
+        if found is None:
+            start, end = self._offsets[number], self._offsets[number + 1]
+            try:
+                found = zlib.decompress(self._body[start:end])
+            except zlib.error as error:  # the checksum matched: a writer's fault
+                raise tablefile.DamagedTable(f"{self.path}: block {number}: {error}") from None
+            if len(self._cache) >= _CACHED_BLOCKS:
+                self._cache.clear()
+            self._cache[number] = found
+        return found
+
+    def code(self, slot: int) -> int:
+        if not 0 <= slot < self.size:
+            raise IndexError(slot)
+        return self.block(slot // BLOCK)[slot % BLOCK]
+
+    def codes(self) -> Iterator[int]:
+        for number in range(len(self._offsets) - 1):
+            yield from self.block(number)
+
+
+class KindView(Sequence[int]):
+    """A compact table seen as one kind's int16 values (``PURE_VALUE`` or ``RULES_VALUE``)."""
+
+    def __init__(self, table: CompactTable, values: tuple[int, ...]) -> None:
+        self.table = table
+        self._values = values
+
+    def __len__(self) -> int:
+        return self.table.size
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.table.size))]
+        return self._values[self.table.code(index)]
+
+    def __iter__(self) -> Iterator[int]:
+        values = self._values
+        return (values[code] for code in self.table.codes())
+
+
+def check(path: Path, fields: dict[str, object], *, always: bool = False) -> None:
+    """Check a compact file's header and checksum (a large file with a valid stamp only when
+    ``always``, as ``tablefile.check``): raises ``tablefile.DamagedTable`` for a foreign or
+    damaged one."""
+    with path.open("rb") as stream:
+        found = tablefile.expect(stream, expected_fields(fields))
+        if found is None:
+            raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
+        offset, checksum = found
+        tablefile.check(path, stream, offset, checksum, always=always)
+
+
+def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None:
+    """Copy a compact file if it is one of these rules and passes its checksum."""
+    tablefile.copy_verified(source, target, expected_fields(fields))

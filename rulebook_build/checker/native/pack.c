@@ -1,0 +1,69 @@
+/* The compact code of every slot of a class, from its two built tables: for rulebook_build.
+ *
+ * Usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS
+ *   The files are a class's tables without and with count rules (two header lines, then one
+ *   little-endian int16 a slot, from PURE_OFFSET and RULES_OFFSET); SLOTS is their length.
+ *   Writes one byte a slot on standard output, the code of ../compact.py (code_of):
+ *     0 unused slot, 1 draw, 2 a pure win with no count-rule value kept, 3 the same for a loss,
+ *     4 + d/2 a win in d plies with the count rules (d odd, at most CAP),
+ *     36 + d/2 a loss in d plies with the count rules (d even, at most CAP - 1).
+ *   Exit status 0, or 1 with a message when the two tables disagree in a way the count rules
+ *   cannot explain (a count-rule win that is no pure win, an unused slot in one only): such a
+ *   pair is refused, never packed.
+ * The Python code reads this output in blocks and compresses them; it also has the same
+ * mapping in Python (compact.code_of), which the tests compare with this program.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CAP 63
+#define CHUNK (1 << 20)
+
+static int code_of(int16_t pure, int16_t rules) {
+    if (pure == -2) return rules == -2 ? 0 : -1;
+    if (rules == -2) return -1;
+    if (pure == -1) return rules == -1 ? 1 : -1;
+    int pure_win = pure & 1;
+    if (rules >= 0 && (rules & 1) != pure_win) return -1; /* the rules only ever add draws */
+    if (rules >= 0 && rules <= CAP) return pure_win ? 4 + rules / 2 : 36 + rules / 2;
+    return pure_win ? 2 : 3;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n");
+        return 1;
+    }
+    FILE *pure = fopen(argv[1], "rb"), *rules = fopen(argv[3], "rb");
+    if (!pure || !rules) {
+        fprintf(stderr, "pack: cannot open %s\n", pure ? argv[3] : argv[1]);
+        return 1;
+    }
+    long long slots = atoll(argv[5]);
+    if (fseek(pure, atol(argv[2]), SEEK_SET) || fseek(rules, atol(argv[4]), SEEK_SET)) {
+        fprintf(stderr, "pack: cannot seek\n");
+        return 1;
+    }
+    static int16_t a[CHUNK], b[CHUNK];
+    static unsigned char out[CHUNK];
+    for (long long done = 0; done < slots;) {
+        size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
+        if (fread(a, 2, want, pure) != want || fread(b, 2, want, rules) != want) {
+            fprintf(stderr, "pack: the tables end before slot %lld of %lld\n", done, slots);
+            return 1;
+        }
+        for (size_t i = 0; i < want; i++) {
+            int code = code_of(a[i], b[i]);
+            if (code < 0) {
+                fprintf(stderr, "pack: slot %lld: pure %d, with count rules %d: not one position\n",
+                        done + (long long)i, a[i], b[i]);
+                return 1;
+            }
+            out[i] = (unsigned char)code;
+        }
+        if (fwrite(out, 1, want, stdout) != want) return 1;
+        done += (long long)want;
+    }
+    return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,151 @@
+"""Compact endgame tables (``compact.py``): both kinds of a class in one compressed file.
+
+The compact file must answer every probe the checker makes as the two built tables do: the pure
+result exactly, the count-rule distance exactly within ``CAP`` plies, and beyond it a value that
+proves nothing; the compiled packer must write the codes the Python mapping does; a damaged file
+must be refused; and the compiled proof search must read it as the Python engine does."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker import compact, native, tablefile
+from rulebook_build.checker.endgame import CheckerTables, checker_tables, outcome_of
+from rulebook_build.errors import RulebookError
+from rulebook_build.rules import FRISIAN, INTERNATIONAL
+from rulebook_build.rules.variants import Variant
+
+from .differential import random_node
+
+pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+
+
+def copied(variant: Variant, target: Path) -> CheckerTables:
+    """The checker's own tables (up to 4 pieces), copied into ``target`` as a cache."""
+    own = checker_tables(variant)
+    own.prepare_missing()
+    for kind in (own.pure, own.rules):
+        folder = target / kind.folder().name
+        folder.mkdir(parents=True)
+        for material in kind.material_classes():
+            if sum(material) <= own.max_pieces:  # not what 'rulebook tables' may have added
+                shutil.copy(kind.path(material), folder)
+    return checker_tables(variant, cache_dir=target)
+
+
+def as_counted(value: int) -> tuple[str, int | None]:
+    """What the search makes of a value with count rules: a win or loss within CAP plies with
+    its distance, or nothing it can prove by."""
+    outcome = outcome_of(value)
+    if outcome.result != "draw" and outcome.plies <= compact.CAP:
+        return outcome.result, outcome.plies
+    return "nothing", None
+
+
+@pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def test_the_compiled_packer_writes_the_python_codes(variant: Variant, tmp_path: Path) -> None:
+    tables = copied(variant, tmp_path)
+    seen: set[int] = set()
+    for material in tables.classes():
+        if sum(material) > 3:
+            continue
+        pure, rules = tables.pure._table(material), tables.rules._table(material)
+        path = tmp_path / f"{material}.pack"
+        tables.pack(material, path)
+        packed = compact.CompactTable(path, tables.pure.compact_fields(material))
+        expected = b"".join(compact.codes_in_python(pure, rules))
+        assert bytes(packed.codes()) == expected, material
+        seen.update(expected)
+        for slot, code in enumerate(expected):
+            assert outcome_of(compact.PURE_VALUE[code]).result == outcome_of(pure[slot]).result
+            assert as_counted(compact.RULES_VALUE[code]) == as_counted(rules[slot])
+    assert {0, 1} <= seen  # unused slots and draws, count-rule wins and losses
+    assert any(4 <= code < 36 for code in seen) and any(code >= 36 for code in seen)
+    if variant is FRISIAN:  # two kings against one: won without art. 18, drawn with it
+        assert 2 in seen
+
+
+def test_the_codes_keep_what_the_search_reads() -> None:
+    assert compact.code_of(-2, -2) == 0 and compact.code_of(-1, -1) == 1
+    assert compact.RULES_VALUE[compact.code_of(7, 7)] == 7
+    assert compact.RULES_VALUE[compact.code_of(8, 62)] == 62
+    # a pure win that the count rules draw, or win too slowly: nothing the search proves by
+    for rules in (-1, 65, 301):
+        code = compact.code_of(9, rules)
+        assert code == 2 and compact.RULES_VALUE[code] > 50 and compact.PURE_VALUE[code] % 2
+    for pure, rules in ((-1, 3), (5, 4), (4, -2), (-2, -1)):
+        with pytest.raises(compact.Disagreement):
+            compact.code_of(pure, rules)
+
+
+def test_a_damaged_compact_file_is_refused(tmp_path: Path) -> None:
+    tables = copied(INTERNATIONAL, tmp_path)
+    material = (1, 1, 0, 1)
+    tables.pack(material)
+    path = tables.pure.compact_path(material)
+    for kind in (tables.pure, tables.rules):
+        kind.path(material).unlink()
+    fresh = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
+    assert fresh.pure.verify_files(always=True) == []
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    problems = checker_tables(INTERNATIONAL, cache_dir=tmp_path).pure.verify_files(always=True)
+    assert len(problems) == 1 and "checksum" in problems[0]
+    assert not path.exists() and path.with_name(path.name + tablefile.DAMAGED).exists()
+
+
+def test_a_class_is_not_built_from_a_compact_one(tmp_path: Path) -> None:
+    tables = copied(INTERNATIONAL, tmp_path)
+    child = (0, 1, 0, 1)
+    tables.pack(child)
+    for kind in (tables.pure, tables.rules):
+        kind.path(child).unlink()
+        kind.path((1, 1, 0, 1)).unlink()  # a parent of one king against one: built again
+    fresh = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
+    with pytest.raises(RulebookError, match="only in compact form"):
+        fresh.pure.prepare((1, 1, 0, 1))
+
+
+@pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Path) -> None:
+    """Every class of up to 4 pieces packed and its built files deleted: the Python probes and
+    the compiled search's probes of random nodes give what the built tables gave."""
+    built = copied(variant, tmp_path / "built")
+    packed = copied(variant, tmp_path / "packed")
+    for material in packed.classes():
+        packed.pack(material)
+    for material in packed.classes():
+        for kind in (packed.pure, packed.rules):
+            kind.path(material).unlink()
+    packed = checker_tables(variant, cache_dir=tmp_path / "packed")
+    assert not list(packed.pure.folder().glob("*.bin"))
+    assert len(list(packed.pure.folder().glob("*.pack"))) == len(built.classes())
+    prover, reference = packed.prover(), built.prover()
+    assert prover is not None and reference is not None
+    rng = random.Random(20261125)
+    covered = 0
+    for _ in range(300):
+        state, clocks = random_node(variant, rng)
+        pure, rules = built.probe(state), built.probe_rules(state)
+        assert (packed.probe(state) is None) == (pure is None)
+        if pure is None:
+            continue
+        covered += 1
+        found, counted = packed.probe(state), packed.probe_rules(state)
+        assert found is not None and counted is not None and rules is not None
+        assert found.result == pure.result
+        assert as_counted(counted.plies if counted.result != "draw" else -1) == as_counted(
+            rules.plies if rules.result != "draw" else -1
+        )
+        report, expected = prover.describe(state, clocks), reference.describe(state, clocks)
+        assert report.pure is not None and report.rules is not None
+        assert expected.pure is not None and expected.rules is not None
+        assert outcome_of(report.pure).result == outcome_of(expected.pure).result
+        assert as_counted(report.rules) == as_counted(expected.rules)
+        assert report.children == expected.children
+    assert covered > 30
