@@ -735,6 +735,13 @@ class EndgameTables:
         values = compact.PURE_VALUE if self.semantics == "pure" else compact.RULES_VALUE
         return compact.KindView(table, values)
 
+    def compact_of(self, name: str) -> dict[str, object]:
+        """What the compact file called ``<name>.pack`` must say of itself."""
+        material = _material_of_name(name)
+        if material is None:
+            raise RulebookError(f"{name}: not a table's name", source=str(self.compact_folder()))
+        return self.compact_fields(material)
+
     def fields_of(self, name: str) -> dict[str, object]:
         """What the table file called ``<name>.bin`` must say of itself."""
         material = _material_of_name(name)

@@ -1,7 +1,8 @@
 """``rulebook tables``: build the endgame tables the checker uses as exact leaves, once.
 
-    rulebook tables [--variant V] [--pieces N] [--jobs N] [--cluster tcp://HOST:PORT] [--list]
-                    [--verify] [--prune] [--export DIR] [--install DIR] [--cache-dir DIR]
+    rulebook tables [--variant V] [--pieces N] [--jobs N] [--cluster tcp://HOST:PORT] [--pack]
+                    [--list] [--verify] [--prune] [--export DIR] [--install DIR]
+                    [--cache-dir DIR]
 
 ``rulebook check`` builds the small tables by itself on first use: every class of up to 4
 pieces with the compiled builder (``checker/native.py``, about 20 s for International, 2
@@ -30,6 +31,12 @@ them:
 
 Classes already in the cache are only checked, so the command can be stopped and run again.
 
+``--pack`` keeps every class of more than 4 pieces in compact form only (``checker/compact.py``):
+both kinds of a class in one compressed file of about 0.15 bytes a slot instead of two int16
+files (4 bytes a slot), which the checker reads as it reads the built ones.  A compact class
+cannot be built from: pack after the 6-piece pairs, or build the 5-piece classes again before
+them.  ``--export`` hands on the compact files with the others, ``--install`` checks them.
+
 ``--verify`` builds nothing: it hashes every table file of the variant against the checksum in
 its header (``checker/tablefile.py``; a damaged file is moved aside and named), then checks
 every entry of the pure tables of up to ``--pieces`` pieces against its successors, one
@@ -47,7 +54,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol
 
@@ -57,10 +64,11 @@ from rulebook_build.cachedir import (
     locks_folder,
     use_cache_argument,
 )
-from rulebook_build.checker import native, tablefile
+from rulebook_build.checker import compact, native, tablefile
 from rulebook_build.checker.endgame import (
     CACHED_RULES_PIECES,
     SLICED_PAIRS,
+    CheckerTables,
     EndgameTables,
     Material,
     Semantics,
@@ -110,6 +118,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="build the pairs of classes on a Dask distributed cluster (its scheduler's "
         "address); the workers must have this project installed and share the cache folder "
         "(--cache-dir) with this machine; the 6-piece pairs by slices stay on this machine",
+    )
+    parser.add_argument(
+        "--pack",
+        action="store_true",
+        help="after building, keep the classes of more than 4 pieces in compact form only (one "
+        "small file a class for both kinds; the checker reads them as the built ones)",
     )
     parser.add_argument(
         "--list", action="store_true", help="only list the classes and whether they are cached"
@@ -207,10 +221,13 @@ def run(args: argparse.Namespace) -> int:
     counted = kinds[1]
     if args.list:
         for material in classes:
-            states = [
-                f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
-                for kind in kinds
-            ]
+            if tables.compact_path(material).is_file() and not tables.path(material).is_file():
+                states = ["pure and rules compact"]
+            else:
+                states = [
+                    f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
+                    for kind in kinds
+                ]
             print(
                 f"{describe(material):28} {tables.pair_slots(material):>14,} slots  "
                 + ", ".join(states)
@@ -224,6 +241,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
+    packed_only = [m for m in classes if sum(m) == 5 and not counted.path(m).is_file()]
+    if missing_sliced and any(counted.compact_path(m).is_file() for m in packed_only):
+        raise RulebookError(
+            "the 6-piece pairs are built from the built 5-piece tables, and this cache holds "
+            "some only in compact form (--pack): delete the .pack files of 5 pieces in "
+            f"{counted.compact_folder()} and build again with --pieces 6 --pack"
+        )
     per_slot = NATIVE_SECONDS_PER_SLOT if compiled else SECONDS_PER_SLOT
     sharing = max(1, min(args.jobs, machine_cores()))
     # pairs are built side by side, on this machine's cores at most (on a cluster, faster)
@@ -282,6 +306,8 @@ def run(args: argparse.Namespace) -> int:
         took = counted.build_by_slices(material, _progress, jobs=args.jobs)
         print(f"  built {describe(material)} in {took:.0f} s", file=sys.stderr, flush=True)
         seconds += took
+    if args.pack:
+        seconds += _pack(CheckerTables(kinds[0], kinds[1]), classes, args.jobs)
     print(
         f"{variant.name}: every class of up to {pieces} pieces"
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
@@ -289,6 +315,56 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+PACKED_FROM = 5
+"""``--pack`` packs the classes of this many pieces and more: ``check`` builds the smaller ones
+itself in seconds, and builds from them."""
+
+
+def _pack(tables: CheckerTables, classes: list[Material], jobs: int) -> float:
+    """``--pack``: the compact file of every built class of ``PACKED_FROM`` pieces or more,
+    then its two built files deleted; ``jobs`` classes at once (zlib works outside Python's
+    lock).  The seconds it took."""
+    started = time.perf_counter()
+    chosen = [
+        m
+        for m in classes
+        if sum(m) >= PACKED_FROM
+        and all(kind.path(m).is_file() for kind in (tables.pure, tables.rules))
+    ]
+    if not chosen:
+        print("nothing to pack: no built class of 5 pieces or more", file=sys.stderr)
+        return 0.0
+    print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
+
+    def one(material: Material) -> tuple[Material, int, int]:
+        paths = [kind.path(material) for kind in (tables.pure, tables.rules)]
+        before = sum(path.stat().st_size for path in paths)
+        after = tables.pack(material)
+        for path in paths:  # the compact file is whole and checked: the built ones may go
+            path.unlink()
+            path.with_name(path.name + tablefile.STAMP).unlink(missing_ok=True)
+        return material, before, after
+
+    total_before = total_after = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for material, before, after in pool.map(one, chosen):
+            total_before += before
+            total_after += after
+            print(
+                f"  packed {describe(material)}: {before / 1e6:,.0f} MB -> {after / 1e6:,.1f} MB",
+                file=sys.stderr,
+                flush=True,
+            )
+    took = time.perf_counter() - started
+    print(
+        f"packed {len(chosen)} classes: {total_before / 1e9:.2f} GB -> "
+        f"{total_after / 1e9:.3f} GB in {took:.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
+    return took
 
 
 def _side_by_side(
@@ -371,14 +447,21 @@ def _export(kinds: list[EndgameTables], target: Path) -> int:
             faults += 1
         folder = kind.folder()
         files = sorted(folder.glob("*.bin"))
+        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if kind.semantics == "pure" else []
         destination = target / folder.name
-        for path in files:
+        for path in files + packed:
             try:
-                tablefile.copy_verified(path, destination / path.name, kind.fields_of(path.stem))
+                if path.suffix == compact.SUFFIX:
+                    compact.copy_verified(path, destination / path.name, kind.compact_of(path.stem))
+                else:
+                    tablefile.copy_verified(
+                        path, destination / path.name, kind.fields_of(path.stem)
+                    )
             except tablefile.DamagedTable as damage:
                 print(f"damaged, not exported: {damage}", file=sys.stderr)
                 faults += 1
-        print(f"{kind.semantics}: {len(files)} tables into {destination}", flush=True)
+        what = f"{len(files)} tables" + (f" and {len(packed)} compact ones" if packed else "")
+        print(f"{kind.semantics}: {what} into {destination}", flush=True)
     return 1 if faults else 0
 
 
@@ -439,8 +522,8 @@ def _verify(kinds: list[EndgameTables], classes: list[Material]) -> int:
     pure = kinds[0]
     entries = 0
     for material in classes:
-        if faults or not pure.in_cache(material):
-            continue
+        if faults or not pure.path(material).is_file():
+            continue  # not cached, or compact (no pure distances: checked by checksum only)
         print(f"  {describe(material)}: {pure.size(material):,} slots", file=sys.stderr, flush=True)
         found = pure.first_inconsistency(material)
         if found is not None:

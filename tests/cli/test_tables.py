@@ -189,3 +189,41 @@ def test_prune_deletes_only_tables_built_for_other_rules(
     assert table_folders(cache) == in_use
     assert main(["tables", "--pieces", "2", "--list"]) == 0
     assert "not built" not in capsys.readouterr().out
+
+
+def test_pack_then_export_and_install_the_compact_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulebook_build.cli import tables as tables_command
+
+    monkeypatch.setattr(tables_command, "PACKED_FROM", 3)  # 3-piece classes stand for 5-piece
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path / "federation")
+    assert main(["tables", "--pieces", "3", "--pack", "--jobs", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "packed 12 classes" in err  # the 3-piece classes; those of 2 pieces stay built
+    pure, rules = (
+        endgame.EndgameTables(find_variant("international"), semantics=s) for s in ("pure", "rules")
+    )
+    assert len(list(pure.folder().glob("*.pack"))) == 12
+    assert len(list(pure.folder().glob("*.bin"))) == len(list(rules.folder().glob("*.bin"))) == 4
+    assert main(["tables", "--pieces", "3", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sum(line.endswith("pure and rules compact") for line in listed) == 12
+    assert main(["tables", "--pieces", "3", "--verify"]) == 0  # checksums; built entries
+    assert main(["tables", "--pieces", "3", "--export", str(tmp_path / "out")]) == 0
+    assert "4 tables and 12 compact ones" in capsys.readouterr().out
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path / "composer")
+    assert main(["tables", "--install", str(tmp_path / "out")]) == 0
+    composer = endgame.checker_tables(
+        find_variant("international"), cache_dir=tmp_path / "composer"
+    )
+    assert len(list(composer.pure.compact_folder().glob("*.pack"))) == 12
+    # one king and one man against one king, probed from the compact file as from the built one
+    state = (1 << 20, 1 << 30, 0, 1 << 45, True)
+    federation = endgame.checker_tables(
+        find_variant("international"), cache_dir=tmp_path / "federation"
+    )
+    assert composer.pure._load((1, 1, 0, 1)) is not None
+    assert federation.probe(state) is not None
+    assert composer.probe(state) == federation.probe(state)
+    assert composer.probe_rules(state) == federation.probe_rules(state)
