@@ -220,9 +220,7 @@ def test_pack_then_export_and_install_the_compact_files(
     assert len(list(composer.pure.compact_folder().glob("*.pack"))) == 12
     # one king and one man against one king, probed from the compact file as from the built one
     state = (1 << 20, 1 << 30, 0, 1 << 45, True)
-    federation = endgame.checker_tables(
-        find_variant("international"), cache_dir=tmp_path / "federation"
-    )
+    federation = endgame.checker_tables(international, cache_dir=tmp_path / "federation")
     assert composer.pure._load((1, 1, 0, 1)) is not None
     assert federation.probe(state) is not None
     assert composer.probe(state) == federation.probe(state)
