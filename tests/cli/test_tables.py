@@ -214,9 +214,8 @@ def test_pack_then_export_and_install_the_compact_files(
     assert "4 tables and 12 compact ones" in capsys.readouterr().out
     monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path / "composer")
     assert main(["tables", "--install", str(tmp_path / "out")]) == 0
-    composer = endgame.checker_tables(
-        find_variant("international"), cache_dir=tmp_path / "composer"
-    )
+    international = find_variant("international")
+    composer = endgame.checker_tables(international, cache_dir=tmp_path / "composer")
     assert len(list(composer.pure.compact_folder().glob("*.pack"))) == 12
     # one king and one man against one king, probed from the compact file as from the built one
     state = (1 << 20, 1 << 30, 0, 1 << 45, True)
