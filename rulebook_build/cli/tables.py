@@ -12,8 +12,8 @@ are built only by this command, into the cache (``endgame/`` in the user's cache
 them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
-  (7.2 GB for both), about 1.5 GB of memory for the largest pair while it builds (``--jobs``
-  pairs at once).  Measured on a 2-core machine: 13.5 min with ``--jobs 2``, 41 min one pair
+  (7.2 GB for both; 0.29 GB with ``--pack``), about 1.5 GB of memory for the largest pair while
+  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 13.5 min with ``--jobs 2``, 41 min one pair
   at a time.  Only with the compiled builder.
 * International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
   of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
@@ -24,8 +24,8 @@ them:
   there.
 * Frisian, 4 pieces (``--pieces 4``; ``check`` builds them itself): 234 million slots a kind
   (the art. 17 run digits multiply them), 0.47 GB a kind, 182 s for both kinds on a 2-core
-  machine with the compiled builder.  5 pieces are refused: 18 billion slots a kind in this
-  format (see the README).
+  machine with the compiled builder.  5 pieces are refused: 18 billion slots a kind, and their
+  largest pair too large to build whole (see the README).
 * 4 pieces without a C compiler: pure Python, one to six minutes a class (about 35 minutes for
   all of International), 250 bytes of memory a slot while a pair builds.
 
@@ -202,11 +202,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if variant.name == "frisian" and args.pieces >= 5 and not (args.list or args.verify):
         raise RulebookError(
-            f"{args.pieces}-piece tables for frisian are not built yet: in the present format "
+            f"{args.pieces}-piece tables for frisian are not built yet: built as the others "
             "(one int16 a slot, with the art. 17 run digits) the 5-piece classes hold 18.0 "
-            "billion slots a kind (36 GB on disk each) and their largest pair 6.9 billion "
-            "(some 35 GB of memory); they wait for a compact format (issue 19). "
-            "'--pieces 4' builds every Frisian class of up to 4 pieces"
+            "billion slots a kind (36 GB on disk each before --pack) and their largest pair "
+            "6.9 billion (some 35 GB of memory built whole); they wait for a build by slices "
+            "that carries the run digits. '--pieces 4' builds every Frisian class of up to 4 "
+            "pieces"
         )
     classes = tables.material_classes()
     if args.verify:
