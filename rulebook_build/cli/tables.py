@@ -13,8 +13,8 @@ them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
   (7.2 GB for both; 0.29 GB with ``--pack``), about 1.5 GB of memory for the largest pair while
-  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 13.5 min with ``--jobs 2``, 41 min one pair
-  at a time.  Only with the compiled builder.
+  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 13.5 min with
+  ``--jobs 2``, 41 min one pair at a time; packing 27 s.  Only with the compiled builder.
 * International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
   of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
