@@ -347,7 +347,7 @@ def _counted_exit(variant: Variant, state: State, move: RawMove, child: State, s
     return 1 if stored & 1 else 0
 
 
-def _successor_classes(material: Material) -> set[Material]:
+def successor_classes(material: Material) -> set[Material]:
     """The classes (from the child's side to move) that one move of this class can lead to, and
     a few more: a move promotes at most one man and captures any of the other side's pieces."""
     a, b, c, d = material
@@ -504,7 +504,7 @@ class EndgameTables:
                 and all(
                     self.supports(target)
                     for source in {material, partner}
-                    for target in _successor_classes(source)
+                    for target in successor_classes(source)
                     if target not in (material, partner)
                 )
             )
@@ -878,7 +878,7 @@ class EndgameTables:
         except OSError:
             return False
         for member in members:
-            for target in _successor_classes(member):
+            for target in successor_classes(member):
                 if target not in members and not self.path(target).is_file():
                     return False  # e.g. a read-only cache: the Python builder needs no files
         started = time.perf_counter()
@@ -933,7 +933,7 @@ class EndgameTables:
         exit_tables = {
             target: self._table(target)
             for member in members
-            for target in sorted(_successor_classes(member))
+            for target in sorted(successor_classes(member))
             if target not in members
         }
         for target, values in exit_tables.items():
@@ -1109,7 +1109,7 @@ class EndgameTables:
         members = [material, partner]
         folder = self.folder()
         for member in members:
-            for target in sorted(_successor_classes(member)):
+            for target in sorted(successor_classes(member)):
                 if target not in members and not self.path(target).is_file():
                     raise RulebookError(
                         f"build {_material_name(target)} first: {_material_name(member)} "

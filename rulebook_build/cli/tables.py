@@ -75,6 +75,7 @@ from rulebook_build.checker.endgame import (
     build_class,
     build_levels,
     pair_name,
+    successor_classes,
 )
 from rulebook_build.checker.native import machine_cores
 from rulebook_build.cli.cluster import connect
@@ -286,8 +287,18 @@ def run(args: argparse.Namespace) -> int:
             bar.write(line, file=sys.stderr)
             bar.update(kind.pair_slots(material) // 2)
 
+    both = CheckerTables(kinds[0], kinds[1])
+    packing = [0.0, 0.0, 0.0]  # seconds, bytes before and after
+
+    def pack(*, as_built: bool) -> None:
+        for i, amount in enumerate(_pack(both, classes, args.jobs, as_built=as_built)):
+            packing[i] += amount
+
     if args.cluster or args.jobs > 1:
-        seconds += _side_by_side(kinds, missing, args.jobs, args.cluster, built)
+        # with --pack, a level's classes are packed as soon as no class still to be built
+        # leads to them: the disk holds about two levels of built files, not all of them
+        after_level = (lambda: pack(as_built=True)) if args.pack else None
+        seconds += _side_by_side(kinds, missing, args.jobs, args.cluster, built, after_level)
     else:
         for kind in kinds:
 
@@ -308,7 +319,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"  built {describe(material)} in {took:.0f} s", file=sys.stderr, flush=True)
         seconds += took
     if args.pack:
-        seconds += _pack(CheckerTables(kinds[0], kinds[1]), classes, args.jobs)
+        pack(as_built=False)
+        seconds += packing[0]
+        if packing[1]:
+            print(
+                f"packed: {packing[1] / 1e9:.2f} GB of built tables -> {packing[2] / 1e9:.3f} GB "
+                f"({packing[0]:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     print(
         f"{variant.name}: every class of up to {pieces} pieces"
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
@@ -323,21 +342,34 @@ PACKED_FROM = 5
 itself in seconds, and builds from them."""
 
 
-def _pack(tables: CheckerTables, classes: list[Material], jobs: int) -> float:
+def _pack(
+    tables: CheckerTables, classes: list[Material], jobs: int, *, as_built: bool = False
+) -> tuple[float, int, int]:
     """``--pack``: the compact file of every built class of ``PACKED_FROM`` pieces or more,
     then its two built files deleted; ``jobs`` classes at once (zlib works outside Python's
-    lock).  The seconds it took."""
+    lock).  ``as_built``: during a build, only the classes that no class still to be built
+    leads to (a class is built from the built files of those it leads to).  The seconds it
+    took, and the bytes before and after."""
     started = time.perf_counter()
+    kinds = (tables.pure, tables.rules)
     chosen = [
-        m
-        for m in classes
-        if sum(m) >= PACKED_FROM
-        and all(kind.path(m).is_file() for kind in (tables.pure, tables.rules))
+        m for m in classes if sum(m) >= PACKED_FROM and all(k.path(m).is_file() for k in kinds)
     ]
+    if as_built:
+        waiting = [m for m in classes if not all(k.in_cache(m) for k in kinds)]
+        needed = {
+            target
+            for a, b, c, d in waiting
+            for member in ((a, b, c, d), (c, d, a, b))
+            for target in successor_classes(member)
+        }
+        chosen = [m for m in chosen if m not in needed and (m[2], m[3], m[0], m[1]) not in needed]
     if not chosen:
-        print("nothing to pack: no built class of 5 pieces or more", file=sys.stderr)
-        return 0.0
-    print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
+        if not as_built:
+            print("nothing to pack: no built class of 5 pieces or more", file=sys.stderr)
+        return 0.0, 0, 0
+    if not as_built:
+        print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
 
     def one(material: Material) -> tuple[Material, int, int]:
         paths = [kind.path(material) for kind in (tables.pure, tables.rules)]
@@ -358,14 +390,7 @@ def _pack(tables: CheckerTables, classes: list[Material], jobs: int) -> float:
                 file=sys.stderr,
                 flush=True,
             )
-    took = time.perf_counter() - started
-    print(
-        f"packed {len(chosen)} classes: {total_before / 1e9:.2f} GB -> "
-        f"{total_after / 1e9:.3f} GB in {took:.0f} s",
-        file=sys.stderr,
-        flush=True,
-    )
-    return took
+    return time.perf_counter() - started, total_before, total_after
 
 
 def _side_by_side(
@@ -374,6 +399,7 @@ def _side_by_side(
     jobs: int,
     cluster: str | None,
     built: Callable[[Material, float, EndgameTables], None],
+    after_level: Callable[[], None] | None = None,
 ) -> float:
     """Build the missing pairs several at once: ``jobs`` processes here, or the workers of a
     Dask cluster.  Level by level (``build_levels``): the pairs of a level need only those of
@@ -406,6 +432,8 @@ def _side_by_side(
                         "version of the project?"
                     )
                 built(material, took, kind)
+            if after_level is not None:
+                after_level()
     return time.perf_counter() - started
 
 
