@@ -465,7 +465,7 @@ static void build_slice(const slice *one) {
     }
 }
 
-/* every table a capture or promotion of the pair may lead to (endgame.py successor_classes),
+/* every table a capture or promotion of the pair may lead to (endgame.py _successor_classes),
  * read before any job starts, so that the jobs share one copy of them */
 static void load_exits(void) {
     for (int k = 0; k < MEMBER_COUNT; k++) {
