@@ -284,14 +284,16 @@ static void init_codes(void) {
 }
 
 #ifdef HAVE_ZLIB
-/* decompressed blocks, direct-mapped by table and block: 16 MB */
-#define CACHED_BLOCKS 4096
+/* decompressed blocks, two ways a set, by table and block: 64 MB (the memory is touched only
+ * as blocks come in) */
+#define CACHED_SETS 8192
 typedef struct {
     const table *t;
     uint64_t block;
     unsigned char codes[BLOCK];
 } cached_block;
 static cached_block *BLOCK_CACHE;
+static unsigned char *OLDER; /* per set: the way to replace next */
 
 /* a compact file's header says its blocks ("blocks": N) and their size; the Python checker
  * has checked its checksum before this program runs */
@@ -312,8 +314,9 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
     t->values = map + at;
     t->blocks = count;
     if (!BLOCK_CACHE) {
-        BLOCK_CACHE = calloc(CACHED_BLOCKS, sizeof(cached_block));
-        if (!BLOCK_CACHE) return 0;
+        BLOCK_CACHE = calloc(2 * CACHED_SETS, sizeof(cached_block));
+        OLDER = calloc(CACHED_SETS, 1);
+        if (!BLOCK_CACHE || !OLDER) return 0;
     }
     return 1;
 }
@@ -321,8 +324,15 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
 static int compact_code(const table *t, uint64_t slot) {
     uint64_t block = slot / BLOCK;
     uint64_t h = ((uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ULL) ^ (block * 0xC2B2AE3D27D4EB4FULL);
-    cached_block *c = &BLOCK_CACHE[(h >> 40) % CACHED_BLOCKS];
-    if (c->t != t || c->block != block) {
+    uint64_t set = (h >> 40) % CACHED_SETS;
+    cached_block *c = &BLOCK_CACHE[2 * set];
+    if (c->t == t && c->block == block) OLDER[set] = 1;
+    else if (c[1].t == t && c[1].block == block) {
+        c++;
+        OLDER[set] = 0;
+    } else {
+        c += OLDER[set];
+        OLDER[set] ^= 1;
         uint64_t from, to;
         memcpy(&from, t->values + 8 * block, 8);
         memcpy(&to, t->values + 8 * (block + 1), 8);
