@@ -137,3 +137,21 @@ def test_jobs_judges_in_parallel_and_prints_in_input_order(
 def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--jobs", "0", "problems"]) == 2
     assert "--jobs must be 1 or more, not 0" in capsys.readouterr().err
+
+
+def test_an_undecided_run_names_the_tables_that_settle_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulebook_build.checker.endgame import checker_tables
+    from rulebook_build.cli import check as check_command
+    from rulebook_build.rules import INTERNATIONAL
+
+    # a cache without 5-piece classes; Frisian ones cannot be built yet, so no note for them
+    tables = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
+    monkeypatch.setitem(check_command._WORKER_TABLES, "international", tables)
+    check_command._suggest_tables({"international", "frisian"})
+    error = capsys.readouterr().err
+    assert error.count("note: the 5-piece endgame tables") == 1
+    assert "'rulebook tables --pieces 5 --pack'" in error
+    check_command._suggest_tables(set())
+    assert capsys.readouterr().err == ""
