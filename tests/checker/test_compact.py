@@ -113,22 +113,25 @@ def test_a_class_is_not_built_from_a_compact_one(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
 def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Path) -> None:
-    """Every class of up to 4 pieces packed and its built files deleted: the Python probes and
-    the compiled search's probes of random nodes give what the built tables gave."""
+    """Every class of up to 4 pieces (International) or 3 (Fries Spel, whose 4-piece classes
+    take 0.9 GB) packed and its built files deleted: the Python probes and the compiled
+    search's probes of random nodes give what the built tables gave."""
     built = copied(variant, tmp_path / "built")
     packed = copied(variant, tmp_path / "packed")
-    for material in packed.classes():
+    most = 4 if variant is INTERNATIONAL else 3
+    chosen = [material for material in packed.classes() if sum(material) <= most]
+    for material in chosen:
         packed.pack(material)
-    for material in packed.classes():
+    for material in chosen:
         for kind in (packed.pure, packed.rules):
             kind.path(material).unlink()
     packed = checker_tables(variant, cache_dir=tmp_path / "packed")
-    assert not list(packed.pure.folder().glob("*.bin"))
-    assert len(list(packed.pure.folder().glob("*.pack"))) == len(built.classes())
+    assert len(list(packed.pure.folder().glob("*.pack"))) == len(chosen)
+    assert len(list(packed.pure.folder().glob("*.bin"))) == len(built.classes()) - len(chosen)
     prover, reference = packed.prover(), built.prover()
     assert prover is not None and reference is not None
     rng = random.Random(20261125)
-    covered = 0
+    covered = from_packed = 0
     for _ in range(300):
         state, clocks = random_node(variant, rng)
         pure, rules = built.probe(state), built.probe_rules(state)
@@ -136,6 +139,7 @@ def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Pat
         if pure is None:
             continue
         covered += 1
+        from_packed += sum(bits.bit_count() for bits in state[:4]) <= most
         found, counted = packed.probe(state), packed.probe_rules(state)
         assert found is not None and counted is not None and rules is not None
         assert found.result == pure.result
@@ -148,4 +152,4 @@ def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Pat
         assert outcome_of(report.pure).result == outcome_of(expected.pure).result
         assert as_counted(report.rules) == as_counted(expected.rules)
         assert report.children == expected.children
-    assert covered > 30
+    assert covered > 30 and from_packed > 10
