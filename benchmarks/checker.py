@@ -66,7 +66,8 @@ def main() -> int:
         print(
             f"endgame tables ready in {time.perf_counter() - started:.1f} s: classes by pieces "
             + ", ".join(f"{n}: {count}" for n, count in by_size.items())
-            + f" (built up to {tables.max_pieces}; 'rulebook tables --pieces 5' builds the rest)"
+            + f" (built up to {tables.max_pieces}; "
+            + "'rulebook tables --pieces 5 --pack' builds the rest)"
         )
         six = [m for m in tables.rules.material_classes() if sum(m) == 6]
         print(
