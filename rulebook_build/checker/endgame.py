@@ -360,8 +360,10 @@ def successor_classes(material: Material) -> set[Material]:
 
 
 # --------------------------------------------------------------------------- cache files
+@cache
 def _rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
-    """Changes whenever the rules the tables were built with may have changed."""
+    """Changes whenever the rules the tables were built with may have changed (read once a
+    process: the sources do not change under a running program)."""
     prefix = f"{FORMAT}|" if semantics == "pure" else f"{FORMAT}|{semantics}|"
     digest = hashlib.sha256(f"{prefix}{variant!r}".encode())
     modules = [board_module, movegen_module, variants_module]
@@ -434,8 +436,6 @@ class EndgameTables:
         self._limit = variant.max_consecutive_king_moves
         self.semantics = semantics
         self._fingerprint = _rules_fingerprint(variant, semantics)
-        self._pure_fingerprint = _rules_fingerprint(variant, "pure")
-        self._rules_fingerprint = _rules_fingerprint(variant, "rules")
         self.builder = builder
         self._native: Path | bool | None = False  # False: not looked for yet
         self._values: dict[Material, Values] = {}
@@ -638,8 +638,12 @@ class EndgameTables:
 
     def folder(self) -> Path:
         """Where this kind's tables for these rules are cached."""
-        kind = "" if self.semantics == "pure" else f"-{self.semantics}"
-        return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{self._fingerprint}"
+        return self._folder_of(self.semantics)
+
+    def _folder_of(self, semantics: Semantics) -> Path:
+        kind = "" if semantics == "pure" else f"-{semantics}"
+        fingerprint = _rules_fingerprint(self.variant, semantics)
+        return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{fingerprint}"
 
     def is_table_folder(self, folder: Path) -> bool:
         """Whether ``folder`` is named as ``folder`` names this variant's tables, of any kind,
@@ -654,7 +658,7 @@ class EndgameTables:
     def compact_folder(self) -> Path:
         """Where the compact files of these rules are (the pure kind's folder: the fingerprint
         of one kind changes with the other's)."""
-        return self.cache_dir / f"{self.variant.name}-v{FORMAT}-{self._pure_fingerprint}"
+        return self._folder_of("pure")
 
     def compact_path(self, material: Material) -> Path:
         """The compact file of a class: both kinds in one (``compact.py``)."""
@@ -665,8 +669,8 @@ class EndgameTables:
         return {
             "format": compact.FORMAT,
             "variant": self.variant.name,
-            "pure": self._pure_fingerprint,
-            "rules": self._rules_fingerprint,
+            "pure": _rules_fingerprint(self.variant, "pure"),
+            "rules": _rules_fingerprint(self.variant, "rules"),
             "material": list(material),
             "size": self._layout(material).size,
             "cap": compact.CAP,
