@@ -321,13 +321,14 @@ def run(args: argparse.Namespace) -> int:
     if args.pack:
         pack(as_built=False)
         seconds += packing[0]
-        if packing[1]:
-            print(
-                f"packed: {packing[1] / 1e9:.2f} GB of built tables -> {packing[2] / 1e9:.3f} GB "
-                f"({packing[0]:.0f} s)",
-                file=sys.stderr,
-                flush=True,
-            )
+        print(
+            f"packed: {packing[1] / 1e9:.2f} GB of built tables -> {packing[2] / 1e9:.3f} GB "
+            f"({packing[0]:.0f} s)"
+            if packing[1]
+            else f"nothing to pack: no built class of {PACKED_FROM} pieces or more",
+            file=sys.stderr,
+            flush=True,
+        )
     print(
         f"{variant.name}: every class of up to {pieces} pieces"
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
@@ -365,8 +366,6 @@ def _pack(
         }
         chosen = [m for m in chosen if m not in needed and (m[2], m[3], m[0], m[1]) not in needed]
     if not chosen:
-        if not as_built:
-            print("nothing to pack: no built class of 5 pieces or more", file=sys.stderr)
         return 0.0, 0, 0
     if not as_built:
         print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
