@@ -201,7 +201,12 @@ class CompactTable:
         if len(self._body) < 8 * (blocks + 1):
             raise tablefile.DamagedTable(f"{path}: shorter than its index")
         self._offsets = struct.unpack_from(f"<{blocks + 1}Q", self._body)
-        if self._offsets[-1] != len(self._body):
+        ordered = all(a <= b for a, b in zip(self._offsets, self._offsets[1:], strict=False))
+        if (
+            self._offsets[0] != 8 * (blocks + 1)
+            or self._offsets[-1] != len(self._body)
+            or not ordered
+        ):
             raise tablefile.DamagedTable(f"{path}: its index does not match its length")
         self._cache: dict[int, bytes] = {}
 
@@ -209,10 +214,15 @@ class CompactTable:
         found = self._cache.get(number)
         if found is None:
             start, end = self._offsets[number], self._offsets[number + 1]
+            expected = min(BLOCK, self.size - number * BLOCK)
             try:
                 found = zlib.decompress(self._body[start:end])
-            except zlib.error as error:  # the checksum matched: a writer's fault
+            except zlib.error as error:  # the checksum matched: a writer's fault, or a forgery
                 raise tablefile.DamagedTable(f"{self.path}: block {number}: {error}") from None
+            if len(found) != expected:
+                raise tablefile.DamagedTable(
+                    f"{self.path}: block {number} holds {len(found)} codes, not {expected}"
+                )
             if len(self._cache) >= _CACHED_BLOCKS:
                 self._cache.clear()
             self._cache[number] = found

@@ -467,7 +467,13 @@ class EndgameTables:
             except RulebookError:  # a cached class refused (damaged): done without
                 self._supported[material] = False
                 return None
-        return outcome_of(table[index])
+        try:
+            return outcome_of(table[index])
+        except tablefile.DamagedTable as damage:  # a compact block that does not unpack
+            tablefile.set_aside(self.compact_path(material), str(damage))
+            del self._values[material]
+            self._supported[material] = False
+            return None
 
     def probe_rules(self, state: State) -> Outcome | None:
         """The value with the count rules, from tables built with ``semantics="rules"``: None

@@ -7,8 +7,11 @@ must be refused; and the compiled proof search must read it as the Python engine
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from rulebook_build.checker import compact, native, tablefile
 from rulebook_build.checker.endgame import CheckerTables, checker_tables, outcome_of
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
+from rulebook_build.rules.drawrules import initial_clocks
 from rulebook_build.rules.variants import Variant
 
 from .differential import random_node
@@ -153,3 +157,53 @@ def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Pat
         assert as_counted(report.rules) == as_counted(expected.rules)
         assert report.children == expected.children
     assert covered > 30 and from_packed > 10
+
+
+def rewritten(path: Path, change: Callable[[bytearray, int], None]) -> None:
+    """Change the body of a compact file and give it a matching checksum: a file made to
+    deceive, or written by a faulty writer, that the checksum alone does not catch."""
+    data = path.read_bytes()
+    first = data.index(b"\n") + 1
+    second = data.index(b"\n", first) + 1
+    fields = json.loads(data[first:second])
+    body = bytearray(data[second:])
+    change(body, fields["blocks"])
+    fields.pop("checksum")
+    path.write_bytes(tablefile.header_line(fields, hashlib.sha256(body).hexdigest()) + body)
+
+
+def test_a_compact_file_with_a_matching_checksum_but_bad_contents_is_never_trusted(
+    tmp_path: Path,
+) -> None:
+    material = (1, 1, 0, 1)  # a man and a king against a king
+    state = (1 << 20, 1 << 30, 0, 1 << 45, True)
+    expected = checker_tables(INTERNATIONAL).probe(state)
+
+    def swap_blocks(body: bytearray, blocks: int) -> None:  # two offsets out of order
+        first, second = body[8:16], body[16:24]
+        body[8:16], body[16:24] = second, first
+
+    def garbage(body: bytearray, blocks: int) -> None:  # streams that do not unpack
+        start = 8 * (blocks + 1)
+        body[start:] = bytes(len(body) - start)
+
+    for change in (swap_blocks, garbage):
+        built = copied(INTERNATIONAL, tmp_path / change.__name__)
+        built.pack(material)
+        path = built.pure.compact_path(material)
+        for kind in (built.pure, built.rules):
+            kind.path(material).unlink()
+        rewritten(path, change)
+        fresh = checker_tables(INTERNATIONAL, cache_dir=tmp_path / change.__name__)
+        prover = fresh.prover()
+        assert prover is not None
+        report = prover.describe(state, initial_clocks(INTERNATIONAL, state))
+        assert report.pure is None and report.rules is None  # the compiled search: not covered
+        # Python: refused and moved aside, when the file is opened (a bad index) or when a
+        # block is read (streams that do not unpack: that probe is then not covered)
+        assert fresh.probe(state) in (expected, None)
+        assert not path.exists() and path.with_name(path.name + tablefile.DAMAGED).exists()
+        # a class check builds itself is then built again, and answers
+        again = checker_tables(INTERNATIONAL, cache_dir=tmp_path / change.__name__)
+        assert again.probe(state) == expected is not None
+        assert again.pure.path(material).is_file()

@@ -261,6 +261,7 @@ typedef struct {
     layout l;
     const unsigned char *values;
     uint64_t blocks; /* a compact file: its blocks; values is its index, then the streams */
+    uint64_t length; /* a compact file: the bytes from values on */
 } table;
 
 static table TABLES[2][8 * 8 * 8 * 8];
@@ -308,11 +309,18 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
         return 0;
     uint64_t count = strtoull(blocks + 10, NULL, 10);
     if (count != (t->l.slots + BLOCK - 1) / BLOCK || size - at < 8 * (count + 1)) return 0;
-    uint64_t end;
+    uint64_t end, previous = 8 * (count + 1);
     memcpy(&end, map + at + 8 * count, 8);
     if (end != size - at) return 0;
+    for (uint64_t i = 0; i <= count; i++) { /* the index in order, from its own end */
+        uint64_t offset;
+        memcpy(&offset, map + at + 8 * i, 8);
+        if (i == 0 ? offset != previous : offset < previous) return 0;
+        previous = offset;
+    }
     t->values = map + at;
     t->blocks = count;
+    t->length = end;
     if (!BLOCK_CACHE) {
         BLOCK_CACHE = calloc(2 * CACHED_SETS, sizeof(cached_block));
         OLDER = calloc(CACHED_SETS, 1);
@@ -339,8 +347,10 @@ static int compact_code(const table *t, uint64_t slot) {
         uint64_t want = block + 1 < t->blocks ? BLOCK : t->l.slots - block * BLOCK;
         uLongf got = BLOCK;
         c->t = NULL;
-        if (to < from || uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK ||
-            got != want)
+        /* the Python checker checked the file's checksum; a file changed since is still never
+         * read beyond its end */
+        if (to < from || to > t->length || from < 8 * (t->blocks + 1)) return -1;
+        if (uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK || got != want)
             return -1;
         c->t = t;
         c->block = block;
