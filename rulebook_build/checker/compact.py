@@ -44,7 +44,7 @@ import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Final, overload
+from typing import BinaryIO, Final, overload
 
 from rulebook_build.checker import tablefile
 
@@ -189,11 +189,7 @@ class CompactTable:
         blocks = expected["blocks"]
         assert isinstance(size, int) and isinstance(blocks, int)
         with path.open("rb") as stream:
-            found = tablefile.expect(stream, expected)
-            if found is None:
-                raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
-            offset, checksum = found
-            tablefile.check(path, stream, offset, checksum)
+            offset = _checked(path, stream, expected, always=False)
             mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         self._body = memoryview(mapped)[offset:]
         self.path = path
@@ -267,11 +263,18 @@ def check(path: Path, fields: dict[str, object], *, always: bool = False) -> Non
     ``always``, as ``tablefile.check``): raises ``tablefile.DamagedTable`` for a foreign or
     damaged one."""
     with path.open("rb") as stream:
-        found = tablefile.expect(stream, expected_fields(fields))
-        if found is None:
-            raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
-        offset, checksum = found
-        tablefile.check(path, stream, offset, checksum, always=always)
+        _checked(path, stream, expected_fields(fields), always=always)
+
+
+def _checked(path: Path, stream: BinaryIO, expected: dict[str, object], *, always: bool) -> int:
+    """The offset of the body of the open compact file, after its header and checksum are
+    checked (``tablefile.check``); ``tablefile.DamagedTable`` when either is wrong."""
+    found = tablefile.expect(stream, expected)
+    if found is None:
+        raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
+    offset, checksum = found
+    tablefile.check(path, stream, offset, checksum, always=always)
+    return offset
 
 
 def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None:

@@ -745,44 +745,39 @@ class EndgameTables:
         values = compact.PURE_VALUE if self.semantics == "pure" else compact.RULES_VALUE
         return compact.KindView(table, values)
 
-    def compact_of(self, name: str) -> dict[str, object]:
-        """What the compact file called ``<name>.pack`` must say of itself."""
-        material = _material_of_name(name)
-        if material is None:
-            raise RulebookError(f"{name}: not a table's name", source=str(self.compact_folder()))
-        return self.compact_fields(material)
+    def table_files(self, folder: Path) -> list[Path]:
+        """This kind's table files in ``folder``: the built ones, and for the pure kind the
+        compact ones (which hold both kinds)."""
+        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if self.semantics == "pure" else []
+        return sorted(folder.glob("*.bin")) + packed
 
-    def fields_of(self, name: str) -> dict[str, object]:
-        """What the table file called ``<name>.bin`` must say of itself."""
-        material = _material_of_name(name)
+    def copy_table(self, source: Path, folder: Path | None = None) -> Path:
+        """Copy the table file ``source``, built or compact, into ``folder`` (default: its place
+        in the cache) if it is a table of these rules and kind and passes its checksum; the
+        copy's path.  ``tablefile.DamagedTable`` says why not."""
+        material = _material_of_name(source.stem)
         if material is None:
-            raise RulebookError(f"{name}: not a table's name", source=str(self.folder()))
-        return self._fields(material)
+            raise tablefile.DamagedTable(f"{source}: not a table's name")
+        if source.suffix == compact.SUFFIX:
+            target = self.compact_path(material) if folder is None else folder / source.name
+            compact.copy_verified(source, target, self.compact_fields(material))
+        else:
+            target = self.path(material) if folder is None else folder / source.name
+            tablefile.copy_verified(source, target, self._fields(material))
+        return target
 
     def install_from(self, folder: Path) -> tuple[list[Path], list[str]]:
         """Copy into the cache every table of ``folder`` that is a table of these rules and
         kind and passes its checksum; the files installed, and what was refused and why."""
         installed: list[Path] = []
         refused: list[str] = []
-        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if self.semantics == "pure" else []
-        for source in sorted(folder.glob("*.bin")) + packed:
-            material = _material_of_name(source.stem)
-            if material is None:
-                refused.append(f"{source}: not a table's name")
-                continue
-            is_compact = source.suffix == compact.SUFFIX
-            target = self.compact_path(material) if is_compact else self.path(material)
+        for source in self.table_files(folder):
             try:
-                if is_compact:
-                    compact.copy_verified(source, target, self.compact_fields(material))
-                else:
-                    tablefile.copy_verified(source, target, self._fields(material))
+                installed.append(self.copy_table(source))
             except tablefile.DamagedTable as refusal:
                 refused.append(str(refusal))
             except OSError as error:
                 refused.append(f"{source}: {error.strerror or error}")
-            else:
-                installed.append(target)
         return installed, refused
 
     def verify_files(self, *, always: bool = False) -> list[str]:

@@ -371,7 +371,7 @@ def _pack(
         print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
 
     def one(material: Material) -> tuple[Material, int, int]:
-        paths = [kind.path(material) for kind in (tables.pure, tables.rules)]
+        paths = [kind.path(material) for kind in kinds]
         before = sum(path.stat().st_size for path in paths)
         after = tables.pack(material)
         for path in paths:  # the compact file is whole and checked: the built ones may go
@@ -474,21 +474,16 @@ def _export(kinds: list[EndgameTables], target: Path) -> int:
             print(f"damaged, not exported: {problem}", file=sys.stderr)
             faults += 1
         folder = kind.folder()
-        files = sorted(folder.glob("*.bin"))
-        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if kind.semantics == "pure" else []
+        files = kind.table_files(folder)
         destination = target / folder.name
-        for path in files + packed:
+        for path in files:
             try:
-                if path.suffix == compact.SUFFIX:
-                    compact.copy_verified(path, destination / path.name, kind.compact_of(path.stem))
-                else:
-                    tablefile.copy_verified(
-                        path, destination / path.name, kind.fields_of(path.stem)
-                    )
+                kind.copy_table(path, destination)
             except tablefile.DamagedTable as damage:
                 print(f"damaged, not exported: {damage}", file=sys.stderr)
                 faults += 1
-        what = f"{len(files)} tables" + (f" and {len(packed)} compact ones" if packed else "")
+        packed = sum(path.suffix == compact.SUFFIX for path in files)
+        what = f"{len(files) - packed} tables" + (f" and {packed} compact ones" if packed else "")
         print(f"{kind.semantics}: {what} into {destination}", flush=True)
     return 1 if faults else 0
 
