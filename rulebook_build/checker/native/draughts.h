@@ -55,6 +55,63 @@ static int bit_at(int row, int column) {
     return bit_of(row * 5 + column / 2 + 1);
 }
 
+/* One step in a direction as a shift of the whole board: in this layout (a spare bit after every
+ * ten squares) a direction's neighbour is always the same number of bits away, so the capture
+ * test below moves every piece at once.  STEP_FROM[d]: the squares that have a neighbour in
+ * direction d.  init_steps checks the shift against every ray and falls back to walking the rays
+ * (FAST_STEPS = 0) should a layout ever break it.  DIAGONAL_SHIFTS: the diagonals are the shifts
+ * -6, -5, 5, 6 and need no mask, because a step off the board lands on a spare bit or off the
+ * 64 bits (the orthogonal steps of Fries Spel do need one: square 5 and square 6 are one bit
+ * apart). */
+static bb STEP_FROM[8];
+static int STEP_SHIFT[8];
+static int FAST_STEPS, DIAGONAL_SHIFTS;
+static const int DIAGONAL[4] = {-6, -5, 5, 6};
+
+static void init_steps(void) {
+    FAST_STEPS = DIAGONAL_SHIFTS = 1;
+    for (int d = 0; d < 8; d++) {
+        STEP_FROM[d] = 0;
+        STEP_SHIFT[d] = 0;
+        for (int b = 0; b < 64; b++) {
+            if (!RAY_LEN[d][b]) continue;
+            int shift = RAY[d][b][0] - b;
+            if (!STEP_FROM[d]) STEP_SHIFT[d] = shift;
+            else if (shift != STEP_SHIFT[d]) FAST_STEPS = 0;
+            STEP_FROM[d] |= (bb)1 << b;
+        }
+    }
+    for (int d = 0; d < 4; d++)
+        for (int b = 0; b < 64; b++) {
+            if (!(BOARD >> b & 1)) continue;
+            int t = b + DIAGONAL[d];
+            int lands = t >= 0 && t < 64 && (BOARD >> t & 1);
+            if (lands != (RAY_LEN[d][b] > 0) || (lands && RAY[d][b][0] != t)) DIAGONAL_SHIFTS = 0;
+        }
+}
+
+static inline bb step(bb x, int d) {
+    x &= STEP_FROM[d];
+    return STEP_SHIFT[d] > 0 ? x << STEP_SHIFT[d] : x >> -STEP_SHIFT[d];
+}
+
+static inline bb shifted(bb x, int s) { return s > 0 ? x << s : x >> -s; }
+
+/* a capture along the diagonal of shift ``s`` (a constant once inlined): a man's, or a king's
+ * that flies over empty squares first (the squares a king reaches are filled in doubling steps) */
+static inline int diagonal_capture(bb om, bb ok, bb opponent, bb empty, int s) {
+    if (shifted(shifted(om, s) & opponent, s) & empty) return 1;
+    bb reach = ok, pass = empty;
+    reach |= pass & shifted(reach, s);
+    pass &= shifted(pass, s);
+    reach |= pass & shifted(reach, 2 * s);
+    pass &= shifted(pass, 2 * s);
+    reach |= pass & shifted(reach, 4 * s);
+    pass &= shifted(pass, 4 * s);
+    reach |= pass & shifted(reach, 8 * s);
+    return (shifted(shifted(reach & ~om, s) & opponent, s) & empty) != 0;
+}
+
 /* frisian: 0 for International rules, 1 for Fries Spel */
 static void init_geometry(int frisian) {
     FRISIAN = frisian != 0;
@@ -79,6 +136,7 @@ static void init_geometry(int frisian) {
             }
         }
     }
+    init_steps();
 }
 
 static bb mirror(bb x) { /* square s -> 51 - s, bit b -> 55 - b: the bits reversed, moved down 8 */
@@ -361,6 +419,21 @@ static int captures(bb om, bb ok, bb pm, bb pk) {
 static int has_capture(bb om, bb ok, bb pm, bb pk) {
     bb opponent = pm | pk;
     bb empty = BOARD & ~(om | ok | pm | pk);
+    if (DIAGONAL_SHIFTS && (!FRISIAN || FAST_STEPS)) { /* every piece at once */
+        if (diagonal_capture(om, ok, opponent, empty, -6) || diagonal_capture(om, ok, opponent, empty, -5) ||
+            diagonal_capture(om, ok, opponent, empty, 5) || diagonal_capture(om, ok, opponent, empty, 6))
+            return 1;
+        for (int d = 4; d < CAPTURE_DIRS; d++) { /* Fries Spel: the orthogonal steps */
+            if (step(step(om, d) & opponent, d) & empty) return 1;
+            bb reach = step(ok, d), first = 0; /* a king flies over empty squares */
+            while (reach) {
+                first |= reach & opponent;
+                reach = step(reach & empty, d);
+            }
+            if (step(first, d) & empty) return 1;
+        }
+        return 0;
+    }
     for (bb x = om; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         for (int d = 0; d < CAPTURE_DIRS; d++)

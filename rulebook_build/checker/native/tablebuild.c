@@ -48,6 +48,7 @@ typedef int16_t val;
 #define DRAW (-1)
 #define UNUSED (-2)
 #define DONE 0xFF
+#define WIN_QUEUED 0xFE /* a child is lost: queued once as a win (the first time is the shortest) */
 #define MAX_DIST 4096
 
 /* ------------------------------------------------------------------ the tables it leads to */
@@ -360,12 +361,17 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
 }
 
 static void parent_of_loss(uint64_t parent, int distance) {
-    /* the child is lost in ``distance``: the parent wins in one more (the first time is the shortest) */
-    if (VALUES[parent] == DRAW && REMAINING[parent] != DONE) push(distance + 1, parent);
+    /* the child is lost in ``distance``: the parent wins in one more.  Children are settled by
+     * increasing distance, so the first lost child gives the shortest win and the parent is
+     * queued once (a capture's win queued by initialise may still be shorter, and comes first) */
+    if (REMAINING[parent] >= WIN_QUEUED) return; /* settled (DONE) or queued already */
+    REMAINING[parent] = WIN_QUEUED;
+    push(distance + 1, parent);
 }
 
 static void parent_of_win(uint64_t parent, int distance) {
-    if (VALUES[parent] != DRAW || REMAINING[parent] == DONE) return;
+    /* a node queued as a win is no loss: its moves need no more counting */
+    if (REMAINING[parent] >= WIN_QUEUED) return;
     if (distance + 1 > LONGEST[parent]) LONGEST[parent] = (val)(distance + 1);
     if (--REMAINING[parent] == 0) push(LONGEST[parent], parent);
 }
@@ -374,6 +380,21 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* the parents of the node being settled, gathered first so that their counts can be fetched from
+ * memory together (the counts are read in no order: most of the time goes in waiting for them) */
+static uint64_t *FOUND;
+static size_t FOUND_COUNT, FOUND_CAPACITY;
+
+static void found(uint64_t parent, int distance) {
+    (void)distance;
+    if (FOUND_COUNT == FOUND_CAPACITY) {
+        FOUND_CAPACITY = FOUND_CAPACITY ? 2 * FOUND_CAPACITY : 1024;
+        FOUND = realloc(FOUND, sizeof(uint64_t) * FOUND_CAPACITY);
+        if (!FOUND) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
+    }
+    FOUND[FOUND_COUNT++] = parent;
 }
 
 /* values by increasing distance from the buckets; keeps their memory for the next slice */
@@ -386,7 +407,14 @@ static void settle(int keep) {
             if (VALUES[node] != DRAW) continue;
             VALUES[node] = (val)distance;
             REMAINING[node] = DONE;
-            for_each_parent(node, distance & 1 ? parent_of_win : parent_of_loss, distance);
+            FOUND_COUNT = 0;
+            for_each_parent(node, found, distance);
+            for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&REMAINING[FOUND[j]], 1);
+            if (distance & 1) {
+                for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&LONGEST[FOUND[j]], 1);
+                for (size_t j = 0; j < FOUND_COUNT; j++) parent_of_win(FOUND[j], distance);
+            } else
+                for (size_t j = 0; j < FOUND_COUNT; j++) parent_of_loss(FOUND[j], distance);
         }
         b->count = 0;
         if (!keep) {
