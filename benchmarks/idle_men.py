@@ -19,9 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.checker.criteria.idle import without
-from rulebook_build.checker.endgame import checker_tables
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.search import ProofSearch, root_node
+from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import replay

@@ -49,13 +49,14 @@ disk; 0.16 and 0.42 MB gzip-compressed).  They decide the site's small examples 
 the Python search alone leaves open for a minute (``benchmarks/browser_checker.py``)."""
 
 if TYPE_CHECKING:
-    from rulebook_build.checker.endgame import CheckerTables
+    from rulebook_build.checker.tables.kinds import CheckerTables
 
 
 def shipped_tables(variant: Variant, cache_dir: Path | None = None) -> CheckerTables:
     """The tables of up to :data:`TABLE_PIECES` pieces, pure and with the count rules, kept in
     ``cache_dir`` (default: the user's cache, where the site build finds or makes them)."""
-    from rulebook_build.checker.endgame import CheckerTables, EndgameTables
+    from rulebook_build.checker.tables.endgame import EndgameTables
+    from rulebook_build.checker.tables.kinds import CheckerTables
 
     def kind(semantics: str) -> EndgameTables:
         return EndgameTables(

@@ -34,10 +34,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook_build.checker.endgame import checker_tables
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
+from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen, parse_fen
 from rulebook_build.notation.pdn import read_pdn

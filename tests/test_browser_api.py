@@ -91,7 +91,7 @@ def test_check_uses_shipped_tables_when_all_are_there(tmp_path: Path) -> None:
     import shutil
 
     from rulebook_build.browser import _tables
-    from rulebook_build.checker.endgame import default_cache_dir
+    from rulebook_build.checker.tables.endgame import default_cache_dir
     from rulebook_build.rules import INTERNATIONAL
     from rulebook_build.site.checker_page import table_archive, table_sources
 

@@ -1,10 +1,11 @@
 """The compiled endgame-table builder (``native/tablebuild.c``) and proof search (``prover.c``).
 
-The pure-Python builder in ``endgame.py`` needs about 25 µs a slot: minutes for a 4-piece class,
-days for all of 5 pieces.  The C program makes the same tables, slot for slot (the tests compare
-them), in 0.3 to 1.6 µs a slot, which makes 5-piece tables practical.  It is compiled on first use
-with the machine's C compiler (``$CC``, else ``cc`` or ``gcc``) into the cache folder, under a
-name that carries a hash of its source, and run as a separate process, one class pair at a time.
+The pure-Python builder in ``tables/retrograde.py`` needs about 25 µs a slot: minutes for a
+4-piece class, days for all of 5 pieces.  The C program makes the same tables, slot for slot (the
+tests compare them), in 0.2 to 1 µs a slot, which makes 5-piece tables practical.  It is compiled
+on first use with the machine's C compiler (``$CC``, else ``cc`` or ``gcc``) into the cache
+folder, under a name that carries a hash of its source, and run as a separate process, one class
+pair at a time.
 Where no compiler is found the Python builder is used, as before.
 
 Both variants are built this way: the Fries Spel tables carry each side's art. 17 run in their
@@ -40,7 +41,7 @@ FOLDER: Final = Path(__file__).resolve().parent / "native"
 SOURCE: Final = FOLDER / "tablebuild.c"
 PROVER_SOURCE: Final = FOLDER / "prover.c"
 PACK_SOURCE: Final = FOLDER / "pack.c"
-"""Turns a class's two built tables into the codes of a compact file (``compact.py``)."""
+"""Turns a class's two built tables into the codes of a compact file (``tables/compact.py``)."""
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
 VARIANTS: Final = frozenset({"international", "frisian"})
@@ -82,8 +83,9 @@ def compiler() -> str | None:
 
 ZLIB_FLAGS: Final = ("-DHAVE_ZLIB",)
 ZLIB_LIBRARY: Final = ("-lz",)
-"""The proof search reads compact tables (``compact.py``) with zlib: compiled with these where
-the machine has zlib's header and library, without (reading the int16 tables only) where not."""
+"""The proof search reads compact tables (``tables/compact.py``) with zlib: compiled with these
+where the machine has zlib's header and library, without (reading the int16 tables only) where
+not."""
 
 
 def executable(folder: Path, source: Path = SOURCE) -> Path | None:

@@ -37,7 +37,7 @@ from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
-    from rulebook_build.checker.endgame import CheckerTables
+    from rulebook_build.checker.tables.kinds import CheckerTables
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,7 +116,7 @@ def _tables(
     if not enabled:
         return None
     if variant.name not in cache:
-        from rulebook_build.checker.endgame import checker_tables
+        from rulebook_build.checker.tables.kinds import checker_tables
 
         # the small classes are built here; the larger ones if 'rulebook tables' built them
         tables = checker_tables(variant)

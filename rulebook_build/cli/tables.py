@@ -16,7 +16,7 @@ them:
   it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 13.5 min with
   ``--jobs 2``, 41 min one pair at a time; packing 27 s.  Only with the compiled builder.
 * International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
-  of four pieces with a king against two with a king (``endgame.SLICED_PAIRS``), with count rules
+  of four pieces with a king against two with a king (``kinds.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
   files.  A table with count rules never refutes, so they serve the proofs only, and need no
   pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, 3.7 hours of CPU in all;
@@ -64,20 +64,23 @@ from rulebook_build.cachedir import (
     locks_folder,
     use_cache_argument,
 )
-from rulebook_build.checker import compact, native, tablefile
-from rulebook_build.checker.endgame import (
-    CACHED_RULES_PIECES,
-    SLICED_PAIRS,
-    CheckerTables,
+from rulebook_build.checker import native
+from rulebook_build.checker.native import machine_cores
+from rulebook_build.checker.tables import compact, tablefile
+from rulebook_build.checker.tables.endgame import (
     EndgameTables,
     Material,
     Semantics,
-    build_class,
-    build_levels,
     pair_name,
     successor_classes,
 )
-from rulebook_build.checker.native import machine_cores
+from rulebook_build.checker.tables.kinds import (
+    CACHED_RULES_PIECES,
+    SLICED_PAIRS,
+    CheckerTables,
+    build_class,
+    build_levels,
+)
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
@@ -190,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         for semantics in ("pure", "rules")
     ]
     tables = kinds[0]
-    compiled = tables._native_program() is not None
+    compiled = tables.native_program() is not None
     if args.pieces >= 5 and not compiled and not args.list:
         reason = (
             "no C compiler was found (set CC, or install gcc)"

@@ -19,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rulebook_build.checker import native
-from rulebook_build.checker.endgame import CheckerTables, Outcome, outcome_of
+from rulebook_build.checker.tables.endgame import Outcome, outcome_of
+from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.drawrules import (
     DrawClocks,

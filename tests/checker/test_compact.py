@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import compact, native, tablefile
-from rulebook_build.checker.endgame import CheckerTables, checker_tables, outcome_of
+from rulebook_build.checker import native
+from rulebook_build.checker.tables import compact, tablefile
+from rulebook_build.checker.tables.endgame import outcome_of
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.drawrules import initial_clocks
@@ -57,7 +59,7 @@ def test_the_compiled_packer_writes_the_python_codes(variant: Variant, tmp_path:
     for material in tables.classes():
         if sum(material) > 3:
             continue
-        pure, rules = tables.pure._table(material), tables.rules._table(material)
+        pure, rules = tables.pure.table(material), tables.rules.table(material)
         path = tmp_path / f"{material}.pack"
         tables.pack(material, path)
         packed = compact.CompactTable(path, tables.pure.compact_fields(material))

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.endgame import CheckerTables, Outcome, checker_tables
 from rulebook_build.checker.search import INFINITY, UNLIKELY, ProofSearch, root_node
+from rulebook_build.checker.tables.endgame import Outcome
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.movegen import count_moves
@@ -74,7 +75,7 @@ def test_international_tables_of_both_kinds_agree_on_who_wins_up_to_three_pieces
 ) -> None:
     tables = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
     for material in [m for m in tables.pure.material_classes() if sum(m) <= 3]:
-        pure, counted = tables.pure._table(material), tables.rules._table(material)
+        pure, counted = tables.pure.table(material), tables.rules.table(material)
         for slot in range(len(pure)):
             a, b = pure[slot], counted[slot]
             assert (a < 0) == (b < 0) and (a < 0 or a & 1 == b & 1), (material, slot)

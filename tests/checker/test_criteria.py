@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.endgame import CheckerTables, checker_tables
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import ProofSearch, root_node
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
 from rulebook_build.notation.replay import replay

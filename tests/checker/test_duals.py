@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker.analysis import ended, is_combination, transposes
-from rulebook_build.checker.endgame import CheckerTables, EndgameTables, checker_tables
 from rulebook_build.checker.judge import Judge, Judgement
+from rulebook_build.checker.tables.endgame import EndgameTables
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.cli import main
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn

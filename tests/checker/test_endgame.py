@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import tablefile
-from rulebook_build.checker.endgame import (
-    _KING_BITS,
-    _MOVER_MEN_BITS,
-    _OTHER_MEN_BITS,
-    EndgameTables,
-    Outcome,
-    _group,
+from rulebook_build.checker.tables import tablefile
+from rulebook_build.checker.tables.endgame import EndgameTables, Outcome
+from rulebook_build.checker.tables.index import (
+    KING_BITS,
+    MOVER_MEN_BITS,
+    OTHER_MEN_BITS,
+    square_sets,
 )
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
 from rulebook_build.rules.board import BIT_OF_SQUARE
@@ -382,8 +381,8 @@ def test_frisian_counters_are_consistent_where_they_matter(frisian: EndgameTable
 def test_a_turned_set_has_the_rank_of_the_set_on_the_mirrored_squares(count: int) -> None:
     # a position with Black to move is stored turned round: square s -> 51 - s
     square_of = {bit: square for square, bit in enumerate(BIT_OF_SQUARE) if square}
-    for domain in (_MOVER_MEN_BITS, _OTHER_MEN_BITS, _KING_BITS):
-        group = _group(domain, count)
+    for domain in (MOVER_MEN_BITS, OTHER_MEN_BITS, KING_BITS):
+        group = square_sets(domain, count)
         assert len(group.rank_black) == len(group.sets)
         for rank, bitboard in enumerate(group.sets):
             squares = [square_of[b] for b in range(64) if bitboard >> b & 1]

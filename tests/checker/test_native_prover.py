@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker import native
-from rulebook_build.checker.endgame import CheckerTables, checker_tables
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.search import (
     NATIVE_FROM_SECONDS,
@@ -26,6 +25,7 @@ from rulebook_build.checker.search import (
     child_node,
     root_node,
 )
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
 from rulebook_build.notation.replay import move_notation, replay, start_position

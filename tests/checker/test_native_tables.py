@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker import native
-from rulebook_build.checker.endgame import EndgameTables, Semantics, checker_tables
+from rulebook_build.checker.tables.endgame import EndgameTables, Semantics
+from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Variant
 from tests.checker.test_endgame import random_state
 
@@ -66,7 +67,7 @@ def test_both_builders_give_every_slot_the_same_value(
     classes = compiled.material_classes()
     assert len(classes) == 16
     for material in classes:
-        ours, reference = compiled._table(material), python._table(material)
+        ours, reference = compiled.table(material), python.table(material)
         assert len(ours) == len(reference) == compiled.size(material)
         differences = [i for i in range(len(ours)) if ours[i] != reference[i]]
         assert not differences, f"{material}: {len(differences)} slots differ"
@@ -104,7 +105,7 @@ def test_a_frisian_4_piece_table_follows_the_rules_on_a_sample() -> None:
 
 def test_a_missing_input_table_is_an_error_not_a_guess(tmp_path: Path) -> None:
     tables = EndgameTables(INTERNATIONAL, max_pieces=3, cache_dir=tmp_path)
-    program = tables._native_program()
+    program = tables.native_program()
     assert program is not None
     folder = tmp_path / "empty"
     folder.mkdir()
@@ -135,7 +136,7 @@ def test_a_pair_built_by_slices_is_the_pair_built_whole(
     tables = checker_tables(INTERNATIONAL)
     tables.prepare_missing()
     whole = tables.pure if semantics == "pure" else tables.rules
-    program = whole._native_program()
+    program = whole.native_program()
     assert program is not None
     for table in whole.folder().glob("*.bin"):
         (tmp_path / table.name).symlink_to(table.resolve())
@@ -157,7 +158,7 @@ def test_a_pair_built_by_slices_is_the_pair_built_whole(
 def test_a_class_that_is_its_own_partner_is_not_built_by_slices(tmp_path: Path) -> None:
     tables = EndgameTables(INTERNATIONAL, max_pieces=2, cache_dir=tmp_path)
     tables.build_all()
-    program = tables._native_program()
+    program = tables.native_program()
     assert program is not None
     from rulebook_build.errors import RulebookError
 
@@ -180,10 +181,10 @@ def test_a_pair_built_by_slices_is_installed_as_the_whole_build_would_store_it(
         semantics="rules",
     )
     for smaller in [m for m in sliced.material_classes() if sum(m) <= 3] + [(0, 3, 0, 1)]:
-        sliced._table(smaller)  # what the pair's captures and promotions lead to
+        sliced.table(smaller)  # what the pair's captures and promotions lead to
     lines: list[str] = []
     sliced.build_by_slices(material, lines.append)
-    whole._table(material)
+    whole.table(material)
     for member in (material, partner):
         # the same file, header and all, and nothing else left in the folder
         assert sliced.path(member).read_bytes() == whole.path(member).read_bytes()

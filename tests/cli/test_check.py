@@ -142,7 +142,7 @@ def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_an_undecided_run_names_the_tables_that_settle_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from rulebook_build.checker.endgame import checker_tables
+    from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
     from rulebook_build.rules import INTERNATIONAL
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import endgame, tablefile
+from rulebook_build.checker.tables import endgame, kinds, retrograde, tablefile
 from rulebook_build.cli import main
 from rulebook_build.rules import find_variant
 
@@ -55,7 +55,7 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     assert main(["tables", "--pieces", "6", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     sliced = [line for line in lines if "by slices" in line]
-    assert len(sliced) == len(endgame.SLICED_PAIRS) == 8
+    assert len(sliced) == len(kinds.SLICED_PAIRS) == 8
     assert sliced[0].startswith("4 kings v 2 kings ")
     assert sliced[-1].startswith("3 men 1 king v 1 man 1 king ")
     assert all("rules not built" in line for line in sliced)
@@ -92,8 +92,8 @@ def test_verify_passes_on_built_tables_and_fails_on_a_broken_one(
         fields, offset = found
         stream.seek(offset)
         values.frombytes(stream.read())
-    index = next(i for i, v in enumerate(values) if v not in (endgame.UNUSED, endgame.DRAW))
-    values[index] = endgame.DRAW
+    index = next(i for i, v in enumerate(values) if v not in (retrograde.UNUSED, retrograde.DRAW))
+    values[index] = retrograde.DRAW
     del fields["checksum"]
     tablefile.write(path, fields, values.tobytes())
     assert main([*arguments, "--verify"]) == 1
@@ -216,11 +216,11 @@ def test_pack_then_export_and_install_the_compact_files(
     monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path / "composer")
     assert main(["tables", "--install", str(tmp_path / "out")]) == 0
     international = find_variant("international")
-    composer = endgame.checker_tables(international, cache_dir=tmp_path / "composer")
+    composer = kinds.checker_tables(international, cache_dir=tmp_path / "composer")
     assert len(list(composer.pure.compact_folder().glob("*.pack"))) == 12
     # one king and one man against one king, probed from the compact file as from the built one
     state = (1 << 20, 1 << 30, 0, 1 << 45, True)
-    federation = endgame.checker_tables(international, cache_dir=tmp_path / "federation")
+    federation = kinds.checker_tables(international, cache_dir=tmp_path / "federation")
     assert composer.pure._load((1, 1, 0, 1)) is not None
     assert federation.probe(state) is not None
     assert composer.probe(state) == federation.probe(state)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker import native
-from rulebook_build.checker.endgame import checker_tables
+from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
 
 REPOSITORY = Path(__file__).resolve().parents[2]

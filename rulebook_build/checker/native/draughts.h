@@ -188,7 +188,7 @@ typedef struct {
     uint64_t mult[4];   /* multiplier of each group's rank */
     uint64_t size;      /* placements of the pieces */
     /* Fries Spel art. 17: a side with kings and men has a digit for its run of non-capturing
-     * moves with one king (1 + RUN_LIMIT * its kings values, endgame.py _Layout), the other
+     * moves with one king (1 + RUN_LIMIT * its kings values, tables/index.py Layout), the other
      * side's digit the faster one; 1 where a side has none, and always in International */
     uint64_t own_digits, other_digits;
     uint64_t slots;     /* size * own_digits * other_digits: the values of the table */
@@ -262,7 +262,7 @@ static int64_t index_of(const layout *l, bb om, bb ok, bb pm, bb pk) {
     return r0 * (int64_t)l->mult[0] + r1 * (int64_t)l->mult[1] + r2 * (int64_t)l->mult[2] + r3;
 }
 
-/* endgame.py _streak_part: 0 for no run, else 1 + (count - 1) * kings + the rank of the run's
+/* tables/index.py streak_part: 0 for no run, else 1 + (count - 1) * kings + the rank of the run's
  * king among its side's kings, counted from the low bits of the side to move's frame */
 static uint64_t run_digit(run r, bb kings) {
     if (!r.count || !(kings >> r.bit & 1)) return 0;

@@ -3,7 +3,7 @@
  * Usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS
  *   The files are a class's tables without and with count rules (two header lines, then one
  *   little-endian int16 a slot, from PURE_OFFSET and RULES_OFFSET); SLOTS is their length.
- *   Writes one byte a slot on standard output, the code of ../compact.py (code_of):
+ *   Writes one byte a slot on standard output, the code of ../tables/compact.py (code_of):
  *     0 unused slot, 1 draw, 2 a pure win with no count-rule value kept, 3 the same for a loss,
  *     4 + d/2 a win in d plies with the count rules (d odd, at most CAP),
  *     36 + d/2 a loss in d plies with the count rules (d even, at most CAP - 1).

@@ -15,7 +15,7 @@
  *   VARIANT: international or frisian.  PURE_DIR, RULES_DIR: the cached endgame tables without
  *   and with count rules (mAkB-mCkD.bin files, two header lines then int16 values; a class
  *   without a file is not covered).  A class with no .bin file may have a compact one in
- *   PURE_DIR (mAkB-mCkD.pack, both kinds in one, ../compact.py), read where the program was
+ *   PURE_DIR (mAkB-mCkD.pack, both kinds in one, ../tables/compact.py), read where the program was
  *   compiled with zlib (HAVE_ZLIB).  TABLE_MB: the transposition table's memory; the store of
  *   settled nodes takes half as much.  WM WK BM BK: the pieces as bitboards in the layout of
  *   board.py (hexadecimal).  CLOCKS: who is to move and the state the rules count, as
@@ -267,7 +267,7 @@ typedef struct {
 static table TABLES[2][8 * 8 * 8 * 8];
 static const char *TABLE_DIR[2];
 
-/* ../compact.py: a code a slot, both kinds in one; what each kind's probe answers for it */
+/* ../tables/compact.py: a code a slot, both kinds in one; what each kind's probe answers for it */
 #define BLOCK 4096
 #define CODES 68
 #define FAR_WIN 32767

@@ -1,6 +1,6 @@
 /* Retrograde analysis of one endgame class pair, International or Fries Spel, for rulebook_build.
  *
- * The same tables as the pure-Python builder in ../endgame.py (same perfect index, same values:
+ * The same tables as the pure-Python builder in ../tables/retrograde.py (same perfect index, same values:
  * distance to the end in plies, odd = win for the side to move, even = loss, -1 draw, -2 unused
  * slot), made 30 to 100 times faster so that 5-piece classes can be built at all.  The rules are
  * those of draughts.h for the variant: men move forward one square, capture forward and
@@ -24,7 +24,7 @@
  *   or promotion is a conversion, worth 1 (the child's side wins) or 0 (it loses) when the
  *   child's value fits the child's fresh count budget, else a draw; a promotion inside the same
  *   lone-king ending keeps its count, so there the child's distance is carried on.  See
- *   _counted_exit in ../endgame.py, which this follows line by line.  With "slices" the pair
+ *   counted_exit in ../tables/retrograde.py, which this follows line by line.  With "slices" the pair
  *   is built one configuration of the men at a time (see SLICES): the same values in far less
  *   memory, for the classes of six pieces; a pair whose class is its own partner is refused.
  *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
@@ -114,7 +114,7 @@ static val exit_value(bb om, bb ok, bb pm, bb pk, run own, int capture, int pare
     val v = e->values[i];
     if (!RULES || v < 0) return v;
     if (FRISIAN) {
-        /* endgame.py _counted_exit: every count starts afresh, and only art. 18 has one (two
+        /* tables/retrograde.py counted_exit: every count starts afresh, and only art. 18 has one (two
          * kings against one king: 13 plies from a fresh start) */
         int strong = !m[0] && !m[2] && ((m[1] == 2 && m[3] == 1) || (m[1] == 1 && m[3] == 2));
         if (strong && v > 13) return DRAW;
@@ -493,7 +493,7 @@ static void build_slice(const slice *one) {
     }
 }
 
-/* every table a capture or promotion of the pair may lead to (endgame.py _successor_classes),
+/* every table a capture or promotion of the pair may lead to (tables/index.py successor_classes),
  * read before any job starts, so that the jobs share one copy of them */
 static void load_exits(void) {
     for (int k = 0; k < MEMBER_COUNT; k++) {

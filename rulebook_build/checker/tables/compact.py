@@ -46,7 +46,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, Final, overload
 
-from rulebook_build.checker import tablefile
+from rulebook_build.checker.tables import tablefile
 
 FORMAT: Final = "compact-1"
 BLOCK: Final = 4096

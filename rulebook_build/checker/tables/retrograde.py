@@ -1,0 +1,404 @@
+"""Building the endgame tables by retrograde analysis, one class pair at a time.
+
+A class is built together with its partner (the same material with the sides exchanged), since a
+quiet move leads from one to the other; captures and promotions lead to classes with fewer pieces
+or fewer men, which are built (or loaded) first.  The forward moves of every position come from
+``movegen`` (so the tables follow exactly the rules the rest of the project plays), the graph is
+inverted once, and values are assigned by increasing distance from a bucket queue: a position one
+of whose moves reaches a loss in d is a win in d + 1 (the first time it is met is the shortest),
+and a position all of whose moves reach wins is a loss in 1 + the longest of them.  What is never
+reached is a draw.
+
+The compiled builder (``native/tablebuild.c``, run through ``native.py``) does the same, slot for
+slot, 30 to 100 times faster, and can build a pair one configuration of the men at a time
+(``build_by_slices``).  What the values mean (pure, or with the count rules) and where they are
+stored is ``endgame.py``'s: the functions here take its ``EndgameTables`` as the store of what
+they read and build.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from array import array
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from rulebook_build.checker import native
+from rulebook_build.checker.tables import compact, tablefile
+from rulebook_build.checker.tables.index import (
+    LAST_PROMOTION_BIT,
+    Material,
+    Placement,
+    material_name,
+    streak_part,
+    successor_classes,
+)
+from rulebook_build.errors import RulebookError
+from rulebook_build.rules.drawrules import (
+    initial_clocks,
+    lone_king_ending,
+    one_king_each_is_drawn,
+    plies_left,
+)
+from rulebook_build.rules.drawrules import material as counts_of
+from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, generate, make
+from rulebook_build.rules.variants import Variant
+
+if TYPE_CHECKING:
+    from rulebook_build.checker.tables.endgame import EndgameTables, Values
+
+DRAW: Final = -1
+"""The stored value of a draw."""
+UNUSED: Final = -2
+"""The stored value of a slot no position has (two pieces on one square)."""
+
+
+def counted_exit(variant: Variant, state: State, move: RawMove, child: State, stored: int) -> int:
+    """The value a capture or promotion leads to, as the tables with count rules count it.
+
+    ``stored`` is the child's own value with count rules, a distance from fresh clocks.  A
+    capture or promotion starts every count afresh, except a promotion inside one
+    International lone-king ending, whose count goes on (KNDB art. 9b-c): there the distances
+    simply add up.  Otherwise the child is a win or a loss only if it comes within the fresh
+    budget of its counts, and then it is a conversion: 1 for a win of the child's side to move,
+    0 for a loss (a longer distance than the true one, which only makes a bound safer).
+    """
+    if not move[2] and variant.max_consecutive_king_moves is None:
+        ending = lone_king_ending(counts_of(child))
+        if ending is not None and ending == lone_king_ending(counts_of(state)):
+            return stored
+    budget = plies_left(variant, initial_clocks(variant, child))
+    if budget is not None and stored > budget:
+        return DRAW
+    return 1 if stored & 1 else 0
+
+
+def build_pair(tables: EndgameTables, material: Material) -> None:
+    """Build a class and its partner (``tables`` stores them), after the classes their captures
+    and promotions lead to: with the compiled builder where it can, else in Python."""
+    a, b, c, d = material
+    members = [material] if (c, d, a, b) == material else [material, (c, d, a, b)]
+    # the classes that captures and promotions lead to, first (and not while this pair's
+    # build holds its memory)
+    exit_tables = {
+        target: tables.table(target)
+        for member in members
+        for target in sorted(successor_classes(member))
+        if target not in members
+    }
+    for target, values in exit_tables.items():
+        if isinstance(values, compact.KindView):  # no pure distances: a parent needs them
+            raise RulebookError(
+                f"cannot build {material_name(material)}: the class it leads to, "
+                f"{material_name(target)}, is in the cache only in compact form, which "
+                "keeps no pure distances; 'rulebook tables --pieces "
+                f"{sum(target)}' builds it in full",
+                source=str(tables.compact_path(target)),
+            )
+    program = tables.native_program()
+    if program is not None and _build_native(tables, program, members):
+        return
+    _build_in_python(tables, material, members, exit_tables)
+
+
+def _build_in_python(
+    tables: EndgameTables,
+    material: Material,
+    members: list[Material],
+    exit_tables: dict[Material, Values],
+) -> None:
+    started = time.perf_counter()
+    layouts = {member: tables.layout(member) for member in members}
+    offsets = {material: 0}
+    if len(members) == 2:
+        offsets[members[1]] = layouts[material].size
+    total = sum(layout.size for layout in layouts.values())
+
+    variant = tables.variant
+    limit = tables.limit
+    # with the count rules, Fries Spel art. 21 makes most of one king against one a draw
+    drawn_at_once = (
+        tables.semantics == "rules"
+        and variant.max_consecutive_king_moves is not None
+        and material == (0, 1, 0, 1)
+    )
+    values = [UNUSED] * total
+    remaining = [0] * total  # moves not yet known to lead to a win for the opponent
+    longest = [0] * total  # 1 + the longest of those wins: the loss distance once all are
+    predecessors: list[list[int]] = [[] for _ in range(total)]
+    buckets: dict[int, list[int]] = {}
+
+    for member in members:
+        layout, offset = layouts[member], offsets[member]
+        own_counters, other_counters = layout.own_counters, layout.other_counters
+        own_king_count = member[1]
+        partner = (member[2], member[3], member[0], member[1])
+        partner_offset = offsets[partner]
+        # positions are enumerated with White to move, so their children have Black to move
+        child_placement = layouts[partner].placement_black
+        for base, state, own_streaks, other_streaks in layout.placements():
+            own_men, own_kings, other_men, other_kings = state[:4]
+            free_moves = generate(variant, state)
+            # a quiet move that does not promote stays in the partner class; captures and
+            # promotions leave the pair for a class already built
+            quiet: list[tuple[RawMove, int, int]] = []
+            leaving: list[RawMove] = []
+            for move in free_moves:
+                origin = move[0]
+                if move[2] or (move[1] <= LAST_PROMOTION_BIT and own_men >> origin & 1):
+                    leaving.append(move)
+                    continue
+                # the child as ``make`` would return it, its counters aside (see below)
+                moved = 1 << origin | 1 << move[1]
+                king_rank = -1  # the rank of a moved king in the child's frame
+                child: Placement
+                if own_kings >> origin & 1:
+                    kings_after = own_kings ^ moved
+                    child = (other_men, other_kings, own_men, kings_after)
+                    if own_counters > 1:
+                        below = (kings_after & ((1 << move[1]) - 1)).bit_count()
+                        king_rank = own_king_count - 1 - below
+                else:
+                    child = (other_men, other_kings, own_men ^ moved, own_kings)
+                quiet.append((move, partner_offset + child_placement(child), king_rank))
+            for own_digit, own_streak in enumerate(own_streaks):
+                own_quiet, own_leaving = quiet, leaving
+                if limit is not None and own_streak[0] >= limit:
+                    # Fries Spel art. 17: that king may not make a fourth quiet move in a row
+                    allowed = set(generate(variant, (*state[:5], own_streak, NO_STREAK)))
+                    own_quiet = [entry for entry in quiet if entry[0] in allowed]
+                    own_leaving = [move for move in leaving if move in allowed]
+                for other_digit, other_streak in enumerate(other_streaks):
+                    node = offset + base + own_digit * other_counters + other_digit
+                    values[node] = DRAW
+                    if drawn_at_once and one_king_each_is_drawn(variant, state):
+                        continue  # Fries Spel art. 21: a draw now, whatever follows
+                    if not own_quiet and not own_leaving:
+                        buckets.setdefault(0, []).append(node)  # no move: lost (art. 8a/20)
+                        continue
+                    remaining[node] = len(own_quiet) + len(own_leaving)
+                    # the child's mover is the other side, with its counter unchanged
+                    carried = 0
+                    if other_digit:
+                        assert limit is not None
+                        carried = streak_part(other_streak, state[3], False, limit)
+                        carried *= own_counters
+                    for move, child_base, king_rank in own_quiet:
+                        if king_rank < 0:
+                            predecessors[child_base + carried].append(node)
+                        else:
+                            # Fries Spel art. 17, counted as ``make`` counts it: the counter
+                            # goes on if the same king moves again, else starts at one
+                            count = own_streak[0] + 1 if own_streak[1] == move[0] else 1
+                            digit = 1 + (count - 1) * own_king_count + king_rank
+                            predecessors[child_base + carried + digit].append(node)
+                    if own_leaving:
+                        best_win = _leave(
+                            tables,
+                            variant,
+                            (*state[:5], own_streak, other_streak),
+                            own_leaving,
+                            node,
+                            remaining,
+                            longest,
+                            exit_tables,
+                        )
+                        if best_win:
+                            buckets.setdefault(best_win, []).append(node)
+                            continue
+                    if not remaining[node]:
+                        buckets.setdefault(longest[node], []).append(node)
+
+    distance = 0
+    while buckets:
+        queue = buckets.pop(distance, [])
+        for node in queue:
+            if values[node] != DRAW:
+                continue
+            values[node] = distance
+            if distance & 1:  # a win: its predecessors lose one more of their moves
+                for parent in predecessors[node]:
+                    if values[parent] != DRAW:
+                        continue
+                    remaining[parent] -= 1
+                    if distance + 1 > longest[parent]:
+                        longest[parent] = distance + 1
+                    if not remaining[parent]:
+                        buckets.setdefault(longest[parent], []).append(parent)
+            else:  # a loss: its predecessors win in one more
+                later = buckets.setdefault(distance + 1, [])
+                for parent in predecessors[node]:
+                    if values[parent] == DRAW:
+                        later.append(parent)
+        distance += 1
+
+    seconds = time.perf_counter() - started
+    for member in members:
+        offset, size = offsets[member], layouts[member].size
+        table = array("h", values[offset : offset + size])
+        tables.keep(member, table, seconds)
+
+
+def _build_native(tables: EndgameTables, program: Path, members: list[Material]) -> bool:
+    """Build a pair with the compiled builder; False if its inputs are not on disk."""
+    folder = tables.path(members[0]).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    for member in members:
+        for target in successor_classes(member):
+            if target not in members and not tables.path(target).is_file():
+                return False  # e.g. a read-only cache: the Python builder needs no files
+    started = time.perf_counter()
+    native.build_pair(
+        program,
+        folder,
+        members[0],
+        rules=tables.semantics == "rules",
+        frisian=tables.variant.name == "frisian",
+    )
+    seconds = time.perf_counter() - started
+    for member in members:
+        body_path = folder / f"{material_name(member)}.body"
+        try:
+            body = body_path.read_bytes()
+            body_path.unlink()
+        except OSError as error:
+            raise RulebookError(f"the endgame table builder left no table: {error}") from error
+        table = array("h")
+        table.frombytes(body)
+        if sys.byteorder == "big":
+            table.byteswap()
+        if len(table) != tables.layout(member).size:
+            raise RulebookError(
+                f"the endgame table builder wrote {len(table)} slots for "
+                f"{material_name(member)}, not {tables.layout(member).size}"
+            )
+        tables.keep(member, table, seconds, mapped=True)
+    return True
+
+
+def _leave(
+    tables: EndgameTables,
+    variant: Variant,
+    state: State,
+    moves: list[RawMove],
+    node: int,
+    remaining: list[int],
+    longest: list[int],
+    exit_tables: dict[Material, Values],
+) -> int:
+    """Look up the captures and promotions of ``state`` in the classes they lead to.
+
+    Counts the wins for the opponent in ``remaining``/``longest``; returns the shortest win
+    for the side to move among these moves, or 0.
+    """
+    best_win = 0
+    for move in moves:
+        child = make(variant, state, move)
+        if not child[0] | child[1]:
+            return 1  # the mover took the last piece: the opponent has lost at once
+        located = tables.locate(child)
+        assert located is not None
+        target, child_index = located
+        stored = exit_tables[target][child_index]
+        if tables.semantics == "rules" and stored >= 0:
+            stored = counted_exit(variant, state, move, child, stored)
+        if stored == DRAW:
+            continue
+        if stored & 1:  # a win for the opponent
+            remaining[node] -= 1
+            if stored + 1 > longest[node]:
+                longest[node] = stored + 1
+        elif not best_win or stored + 1 < best_win:
+            best_win = stored + 1
+    return best_win
+
+
+def build_by_slices(
+    tables: EndgameTables, material: Material, on_line: Callable[[str], None] | None, jobs: int
+) -> float:
+    """Build a class pair with the compiled builder one configuration of the men at a time
+    (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; the seconds it took."""
+    a, b, c, d = material
+    partner = (c, d, a, b)
+    if partner == material:
+        raise RulebookError(f"{material_name(material)} is its own partner: build it whole")
+    program = tables.native_program()
+    if program is None or tables.variant.name != "international":
+        raise RulebookError(
+            f"building {material_name(material)} by slices needs the compiled table builder "
+            "(International rules and a C compiler)"
+        )
+    members = [material, partner]
+    folder = tables.folder()
+    for member in members:
+        for target in sorted(successor_classes(member)):
+            if target not in members and not tables.path(target).is_file():
+                raise RulebookError(
+                    f"build {material_name(target)} first: {material_name(member)} leads to it",
+                    source=str(tables.path(target)),
+                )
+    sizes = [2 * tables.layout(member).size for member in members]
+    needed = sum(sizes) + max(sizes)  # the bodies, and one table being written beside them
+    free = shutil.disk_usage(folder).free
+    if free < needed:
+        raise RulebookError(
+            f"building {material_name(material)} needs {needed / 1e9:.1f} GB of free disk, "
+            f"{free / 1e9:.1f} GB are free",
+            source=str(folder),
+        )
+    started = time.perf_counter()
+    parts = [
+        folder / f"{material_name(member)}{suffix}"
+        for member in members
+        for suffix in (".body", ".body.part")
+    ]
+    installed: list[Path] = []
+    try:
+        native.build_pair(
+            program,
+            folder,
+            material,
+            on_line,
+            rules=tables.semantics == "rules",
+            slices=True,
+            jobs=jobs,
+        )
+        for member, size in zip(members, sizes, strict=True):
+            _install_body(tables, member, size)
+            installed.append(tables.path(member))
+    except BaseException:
+        for table in installed:  # a class without its partner is no use to anyone
+            table.unlink(missing_ok=True)
+        raise
+    finally:
+        for leftover in parts:
+            leftover.unlink(missing_ok=True)
+    seconds = time.perf_counter() - started
+    for member in members:
+        tables.build_seconds[member] = seconds
+    return seconds
+
+
+def _install_body(tables: EndgameTables, member: Material, size: int) -> None:
+    """Write the builder's ``.body`` of a class as its table file, with its header, without
+    holding it in memory (a 6-piece class has up to 5.5 GB)."""
+    body = tables.path(member).with_suffix(".body")
+    if not body.is_file() or body.stat().st_size != size:
+        raise RulebookError(
+            f"the endgame table builder left no complete table for {material_name(member)}",
+            source=str(body),
+        )
+    try:
+        tablefile.install(body, tables.path(member), tables.fields(member))
+        body.unlink()
+    except OSError as error:
+        raise RulebookError(
+            f"cannot write the table of {material_name(member)}: {error.strerror or error}",
+            source=str(tables.path(member)),
+        ) from error
