@@ -41,11 +41,11 @@ A second winning *key* is a cook too; criterion C reports it from the winning ke
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from rulebook_build.checker.budget import WALL, Timer
 from rulebook_build.checker.search import Node, ProofSearch
 from rulebook_build.notation.replay import ReplayedLine, move_notation
 from rulebook_build.rules import Move, Position, Variant
@@ -212,13 +212,17 @@ def transposes(variant: Variant, state: State, targets: frozenset[State]) -> boo
 
 
 class Clock:
-    """The time of one judgement."""
+    """The time of one judgement, on its timer: wall time, or work (``budget.py``)."""
 
-    def __init__(self, seconds: float) -> None:
-        self.end = time.perf_counter() + seconds
+    def __init__(self, seconds: float, timer: Timer = WALL) -> None:
+        self.timer = timer
+        self.end = timer.now() + seconds
+
+    def now(self) -> float:
+        return self.timer.now()
 
     def left(self) -> float:
-        return max(0.0, self.end - time.perf_counter())
+        return max(0.0, self.end - self.timer.now())
 
     def share(self, fraction: float) -> float:
         return self.left() * fraction
@@ -281,7 +285,7 @@ class SolutionWalker:
     targets: frozenset[State]
     clock: Clock
     deadline: float | None = None
-    """Stop here (perf_counter) if before the end of the clock."""
+    """Stop here (on the clock's timer) if before the end of the clock."""
     result: TreeWalk = field(default_factory=TreeWalk)
     counted: bool = True
     """False while walking for information only: nothing open there leaves C undecided."""
@@ -294,7 +298,7 @@ class SolutionWalker:
         return self.result
 
     def walk_deviations(self, until: float) -> None:
-        """Walk the deviations for information only, until ``until`` (perf_counter)."""
+        """Walk the deviations for information only, until ``until`` (``Clock.now``)."""
         pending, self.result.deviations = self.result.deviations, []
         self.deadline, self.counted = until, False
         for node, position, line in pending:
@@ -303,14 +307,14 @@ class SolutionWalker:
             self._visit(node, position, None, "deviation", line)
 
     def settle(self, until: float) -> None:
-        """Give the moves the walk left open, until ``until`` (perf_counter), a longer search
+        """Give the moves the walk left open, until ``until`` (``Clock.now``), a longer search
         each: the time left shared among them, in up to SETTLE_PASSES passes."""
         for _pass in range(SETTLE_PASSES):
             pending = [(turn, move, child) for turn in self._turns for move, child in turn.open]
             if not pending:
                 break
             for index, (turn, move, child) in enumerate(pending):
-                left = min(self.clock.left(), until - time.perf_counter())
+                left = min(self.clock.left(), until - self.clock.now())
                 if left <= 0.05:
                     return
                 seconds = max(WALK_MOVE_SECONDS, left / (len(pending) - index))
@@ -342,13 +346,13 @@ class SolutionWalker:
 
     def _out_of_time(self) -> bool:
         return self.clock.left() <= 0.05 or (
-            self.deadline is not None and time.perf_counter() >= self.deadline
+            self.deadline is not None and self.clock.now() >= self.deadline
         )
 
     def _seconds(self) -> float:
         seconds = min(self.clock.left(), WALK_MOVE_SECONDS)
         if self.deadline is not None:
-            seconds = min(seconds, max(0.0, self.deadline - time.perf_counter()))
+            seconds = min(seconds, max(0.0, self.deadline - self.clock.now()))
         return seconds
 
     def _visit(

@@ -23,6 +23,7 @@ from rulebook_build.checker.analysis import (
     principal_line,
     published_states,
 )
+from rulebook_build.checker.budget import WALL, Timer, Work
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.idle import IdleMen
@@ -99,20 +100,30 @@ class Judge:
         self.prover = prover
         self.alternative_seconds: float | None = None
         self._judgement: Judgement | None = None  # the one under way
+        self._timer: Timer = WALL  # what the one under way counts its seconds on
         # criterion D's smaller problems, kept from round to round of one judgement
         self._idle = IdleMen(self._new_search)
 
     def _new_search(self) -> ProofSearch:
-        return ProofSearch(self.variant, tables=self.tables, prover=self.prover)
+        return ProofSearch(self.variant, tables=self.tables, prover=self.prover, timer=self._timer)
 
     def _say(self, message: str) -> None:
         if self.progress is not None:
             self.progress(message)
 
     def judge(
-        self, game: PdnGame, position: Position, *, seconds: float, full: bool = True
+        self,
+        game: PdnGame,
+        position: Position,
+        *,
+        seconds: float,
+        full: bool = True,
+        by_work: bool = False,
     ) -> Judgement:
         """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys.
+
+        ``by_work`` counts the seconds in work instead of wall time (``budget.py``): the same
+        judgement on every machine, whatever its speed and load.
 
         With ``full=False`` each first move other than the composer's key gets at most
         ``ALTERNATIVE_SECONDS`` once a key is proved: a try not proved by then is simply not
@@ -123,7 +134,8 @@ class Judge:
         started = time.perf_counter()
         # the searches stop a little before the limit: starting and ending a compiled search,
         # the last batch of Python nodes and the report itself take the rest
-        clock = Clock(seconds - min(WRAP_UP_SECONDS, seconds * WRAP_UP_SHARE))
+        self._timer = Work() if by_work else WALL
+        clock = Clock(seconds - min(WRAP_UP_SECONDS, seconds * WRAP_UP_SHARE), self._timer)
         judgement = Judgement(
             source=f"{game.source}:{game.line}",
             event=game.tag("Event"),
@@ -189,7 +201,7 @@ class Judge:
             main = replayed.main
             walker = SolutionWalker(self.variant, search, published_states(position, main), clock)
             problem.walk = walker.walk(root, position, main)
-            walker.settle(time.perf_counter() + clock.share(SETTLE_SHARE))
+            walker.settle(clock.now() + clock.share(SETTLE_SHARE))
         judgement.cooks = find_cooks(problem)
         judgement.criteria["C"] = criterion_c(problem)
         self._say("D: removing each man")
@@ -201,7 +213,7 @@ class Judge:
         judgement.verdict = verdict_of(judgement)
         if walker is not None and judgement.verdict != "undecided":
             # the lines where Black left the solution by choice: information only
-            walker.walk_deviations(time.perf_counter() + clock.share(DEVIATION_SHARE))
+            walker.walk_deviations(clock.now() + clock.share(DEVIATION_SHARE))
         if judgement.verdict != "undecided":
             judgement.tries = self._tries(search, root, position, keys, clock)
         if problem.walk is not None:
@@ -402,10 +414,10 @@ class Judge:
         """The false solutions a solver is tempted by: first moves proved not to win after
         which Black must capture (a sacrifice) and White captures back, each with its line up
         to Black's refuting choice (information for the reader, never a fault)."""
-        deadline = time.perf_counter() + clock.share(TRY_SHARE)
+        deadline = clock.now() + clock.share(TRY_SHARE)
         found: list[Try] = []
         for raw, child in search.expand(root):
-            if len(found) >= TRIES or time.perf_counter() > deadline:
+            if len(found) >= TRIES or clock.now() > deadline:
                 break
             key = move_notation(position, to_move(raw))
             if keys.get(key) != "refuted":
@@ -416,7 +428,7 @@ class Judge:
                 continue  # not a sacrifice: Black is free at once, no temptation
             line, refutation, combination = [key], None, False
             node, current = child, after
-            while len(line) < TRY_PLIES and time.perf_counter() < deadline:
+            while len(line) < TRY_PLIES and clock.now() < deadline:
                 moves = current.legal_moves()
                 if not moves:
                     break

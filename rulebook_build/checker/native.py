@@ -268,8 +268,18 @@ class NativeProver:
         return min(self.table_mb, wanted)
 
     def solve(
-        self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int
+        self,
+        state: State,
+        clocks: DrawClocks,
+        *,
+        seconds: float,
+        node_limit: int,
+        table_seconds: float | None = None,
     ) -> ProverAnswer:
+        """Search ``(state, clocks)`` for at most ``seconds`` and ``node_limit`` positions,
+        with the table a search of ``table_seconds`` (default ``seconds``) gets: a search
+        counted in work (``budget.py``) sizes its table by its work, not by its wall limit."""
+        table_mb = self.table_mb_for(seconds if table_seconds is None else table_seconds)
         command = [
             str(self.program),
             self.variant.name,
@@ -277,7 +287,7 @@ class NativeProver:
             str(self.rules_dir),
             f"{max(seconds, 0.001):.3f}",
             str(node_limit),
-            str(self.table_mb_for(seconds)),
+            str(table_mb),
             *self._node(state, clocks),
         ]
         try:

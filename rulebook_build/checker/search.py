@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
+from rulebook_build.checker.budget import COMPILED_RATE, SAFETY, SAFETY_SECONDS, WALL, Timer
 from rulebook_build.checker.native import pieces_of
 from rulebook_build.rules.drawrules import (
     DrawClocks,
@@ -88,9 +89,16 @@ class AnswerLike(Protocol):
 
 class ProverLike(Protocol):
     def solve(
-        self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int
+        self,
+        state: State,
+        clocks: DrawClocks,
+        *,
+        seconds: float,
+        node_limit: int,
+        table_seconds: float | None = None,
     ) -> AnswerLike:
-        """Search ``(state, clocks)`` for at most ``seconds``."""
+        """Search ``(state, clocks)`` for at most ``seconds`` and ``node_limit`` positions, with
+        the table a search of ``table_seconds`` (default ``seconds``) gets."""
 
 
 NATIVE_FROM_SECONDS: Final = 0.5
@@ -162,8 +170,12 @@ class ProofSearch:
         tables: TableLike | None = None,
         progress: Callable[[int], None] | None = None,
         prover: ProverLike | None = None,
+        timer: Timer = WALL,
     ) -> None:
+        """``timer`` is what the seconds of ``prove`` are counted on: wall time, or work
+        (``budget.py``), shared by every search of one judgement."""
         self.variant = variant
+        self.timer = timer
         self.tables = tables
         self.progress = progress
         # the compiled search's trees are walked and refused if they go round in a circle
@@ -188,15 +200,16 @@ class ProofSearch:
 
     # ------------------------------------------------------------------ public
     def prove(self, node: Node, *, seconds: float, node_limit: int | None = None) -> SearchResult:
-        """Is ``node`` a win for White?  Within ``seconds`` of wall time (and ``node_limit``
-        nodes, by default PYTHON_NODE_LIMIT or NATIVE_NODE_LIMIT)."""
-        started = time.perf_counter()
+        """Is ``node`` a win for White?  Within ``seconds`` on the search's timer (and
+        ``node_limit`` nodes, by default PYTHON_NODE_LIMIT or NATIVE_NODE_LIMIT)."""
+        began = time.perf_counter()
+        started = self.timer.now()
         if self.prover is not None and seconds >= NATIVE_FROM_SECONDS:
             limit = NATIVE_NODE_LIMIT if node_limit is None else node_limit
             native = self._prove_native(node, started + seconds, limit)
             if native is not None:
-                return SearchResult(native, self.nodes, time.perf_counter() - started)
-            seconds -= time.perf_counter() - started
+                return SearchResult(native, self.nodes, time.perf_counter() - began)
+            seconds -= self.timer.now() - started
         self.deadline = started + seconds
         self.node_limit = self.nodes + (PYTHON_NODE_LIMIT if node_limit is None else node_limit)
         cuts_before = self.repetition_cuts
@@ -204,7 +217,7 @@ class ProofSearch:
             pn, dn = self._mid(node, INFINITY - 1, INFINITY - 1, set())
         except TimeUp:
             pn, dn = self.lookup(node)
-        seconds_used = time.perf_counter() - started
+        seconds_used = time.perf_counter() - began
         if pn == 0:
             return SearchResult("proved", self.nodes, seconds_used)
         if dn == 0 and self.repetition_cuts == cuts_before == 0:
@@ -241,9 +254,17 @@ class ProofSearch:
         if known[0] == 0 or known[1] == 0:
             return None
         assert self.prover is not None
-        share = (deadline - time.perf_counter()) * NATIVE_SHARE
-        answer = self.prover.solve(node[0], node[1], seconds=share, node_limit=node_limit)
+        share = (deadline - self.timer.now()) * NATIVE_SHARE
+        if self.timer.deterministic:  # stopped by its count of positions, not by the clock
+            node_limit = min(node_limit, max(1, int(share * COMPILED_RATE)))
+            wall = max(SAFETY_SECONDS, share * SAFETY)
+            answer = self.prover.solve(
+                node[0], node[1], seconds=wall, node_limit=node_limit, table_seconds=share
+            )
+        else:
+            answer = self.prover.solve(node[0], node[1], seconds=share, node_limit=node_limit)
         self.native_nodes += answer.nodes
+        self.timer.spend_compiled(answer.nodes)
         if answer.problem is not None:
             self.native_problems.append(answer.problem)
             return None
@@ -271,7 +292,7 @@ class ProofSearch:
 
         def enter(node: Node) -> bool:
             """Check a node's own leaf or choice; a node with children to walk joins the line."""
-            if len(passed) & 1023 == 0 and time.perf_counter() > deadline:
+            if len(passed) & 1023 == 0 and self.timer.now() > deadline:
                 self.native_problems.append("no time left to check the compiled search's tree")
                 return False
             state, clocks = node
@@ -436,7 +457,8 @@ class ProofSearch:
     def _mid(self, node: Node, pn_limit: int, dn_limit: int, path: set[State]) -> tuple[int, int]:
         self.nodes += 1
         if self.nodes & 127 == 0:
-            if time.perf_counter() > self.deadline or self.nodes > self.node_limit:
+            self.timer.spend_python(128)
+            if self.timer.now() > self.deadline or self.nodes > self.node_limit:
                 raise TimeUp
             if self.progress is not None and self.nodes & 65535 == 0:
                 self.progress(self.nodes)

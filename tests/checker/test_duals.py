@@ -227,7 +227,7 @@ def test_the_report_puts_faults_first_and_lists_every_dual_with_its_kind(
 ) -> None:
     path = tmp_path / "problem.pdn"
     path.write_text(COOK_IN_LINE, encoding="utf-8")
-    assert main(["check", "--duals", "--time-limit", "5", str(path)]) == 1
+    assert main(["check", "--table-pieces", "4", "--duals", "--time-limit", "5", str(path)]) == 1
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[1].startswith("  grade: INCORRECT")
@@ -235,7 +235,7 @@ def test_the_report_puts_faults_first_and_lists_every_dual_with_its_kind(
     faults = lines.index("  faults:")
     assert lines[faults + 1].startswith("    C: cook in the combination")
     assert "    [fail cook] after 15-10 31-36: 10-4 / 10-5" in lines
-    assert main(["check", "--json", "--time-limit", "5", str(path)]) == 1
+    assert main(["check", "--table-pieces", "4", "--json", "--time-limit", "5", str(path)]) == 1
     record = json.loads(capsys.readouterr().out)
     assert record["grade"] == "incorrect" and record["verdict"] == "unsound"
     assert record["summary"].startswith("incorrect: C cook in the combination")

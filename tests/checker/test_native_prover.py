@@ -169,7 +169,15 @@ class Liar:
     calls: int = 0
     node_limits: list[int] = field(default_factory=list)
 
-    def solve(self, state: State, clocks: DrawClocks, *, seconds: float, node_limit: int) -> Claim:
+    def solve(
+        self,
+        state: State,
+        clocks: DrawClocks,
+        *,
+        seconds: float,
+        node_limit: int,
+        table_seconds: float | None = None,
+    ) -> Claim:
         self.calls += 1
         self.node_limits.append(node_limit)
         return self.claim

@@ -41,7 +41,7 @@ def run_json(
 ) -> tuple[int, list[dict[str, object]]]:
     problem = tmp_path / "problem.pdn"
     problem.write_text(text, encoding="utf-8")
-    code = main(["check", "--json", "--time-limit", "20", str(problem)])
+    code = main(["check", "--table-pieces", "4", "--json", "--time-limit", "20", str(problem)])
     lines = capsys.readouterr().out.splitlines()
     return code, [json.loads(line) for line in lines]
 
@@ -104,7 +104,9 @@ def test_duals_adds_every_dual_to_the_report_with_its_kind(
 ) -> None:
     problem = tmp_path / "problem.pdn"
     problem.write_text(COOKED_LATER, encoding="utf-8")
-    assert main(["check", "--duals", "--time-limit", "10", str(problem)]) == 1
+    assert (
+        main(["check", "--table-pieces", "4", "--duals", "--time-limit", "10", str(problem)]) == 1
+    )
     out = capsys.readouterr().out
     head, listed = out.split("  every dual (")
     count, *duals = listed.strip().splitlines()
@@ -123,7 +125,22 @@ def test_jobs_judges_in_parallel_and_prints_in_input_order(
     files = [str(path) for path in sorted(problems.glob("*.pdn"))[:8]]
 
     def records(jobs: str) -> list[dict[str, object]]:
-        assert main(["check", "--json", "--time-limit", "20", "--jobs", jobs, *files]) == 0
+        assert (
+            main(
+                [
+                    "check",
+                    "--table-pieces",
+                    "4",
+                    "--json",
+                    "--time-limit",
+                    "20",
+                    "--jobs",
+                    jobs,
+                    *files,
+                ]
+            )
+            == 0
+        )
         found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         for record in found:
             del record["seconds"], record["nodes"]  # the only fields that may differ
@@ -155,3 +172,70 @@ def test_an_undecided_run_names_the_tables_that_settle_more(
     assert "'rulebook tables --pieces 5 --pack'" in error
     check_command._suggest_tables(set())
     assert capsys.readouterr().err == ""
+
+
+def test_deterministic_gives_the_same_json_with_any_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.datafiles import PWCP
+
+    # two PWCP-2 problems that one second leaves partly open: where the searches stop shows,
+    # in the criteria and in the count of nodes, which only a limit counted in work repeats
+    text = PWCP.read_text(encoding="utf-8")
+    start = text.index('[Event "A2"]')
+    end = text.index('[Event "A4"]')
+    problems = tmp_path / "a2-a3.pdn"
+    problems.write_text(text[start:end], encoding="utf-8")
+
+    def records(jobs: str) -> list[dict[str, object]]:
+        arguments = [
+            "check",
+            "--table-pieces",
+            "4",
+            "--json",
+            "--deterministic",
+            "--time-limit",
+            "1",
+            "--jobs",
+            jobs,
+        ]
+        assert main([*arguments, str(problems)]) == 1  # undecided
+        found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for record in found:
+            del record["seconds"]  # the only field that may differ
+        return found
+
+    alone = records("1")
+    assert [r["event"] for r in alone] == ["A2", "A3"]
+    assert any(r["verdict"] == "undecided" for r in alone)
+    assert records("2") == alone
+
+
+def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rulebook_build.cli
+    from rulebook_build.checker import native
+    from rulebook_build.cli import check as check_command
+    from rulebook_build.rules import INTERNATIONAL
+
+    if native.compiler() is None:
+        pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path))  # no 5-piece classes in it
+    asked: list[list[str]] = []
+
+    def tables_command(arguments: list[str]) -> int:  # the real build takes 9 minutes
+        asked.append(arguments)
+        print("built 4 kings v 1 king with its partner")
+        return 0
+
+    monkeypatch.setattr(rulebook_build.cli, "main", tables_command)
+    check_command._build_five(INTERNATIONAL)
+    assert asked == [["tables", "--variant", "international", "--pieces", "5", "--pack"]]
+    out, err = capsys.readouterr()
+    assert out == ""  # standard output is the report's (--json): the build speaks on stderr
+    assert "building the 5-piece endgame tables" in err and "built 4 kings v 1 king" in err
+    # Ctrl-C during the build stops the command, not only the build
+    monkeypatch.setattr(rulebook_build.cli, "main", lambda arguments: 130)
+    with pytest.raises(KeyboardInterrupt):
+        check_command._build_five(INTERNATIONAL)

@@ -52,6 +52,8 @@ def check(*arguments: str, errors: Path | None = None) -> subprocess.Popen[str]:
             "-m",
             "rulebook_build.cli",
             "check",
+            "--table-pieces",
+            "4",
             "--json",
             "--time-limit",
             "20",

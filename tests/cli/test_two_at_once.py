@@ -31,7 +31,17 @@ def test_two_checks_at_once_on_an_empty_cache(tmp_path: Path) -> None:
         "-c",
         "from rulebook_build.cli import main; raise SystemExit(main())",
     ]
-    command += ["check", "--json", "--time-limit", "10", "--cache-dir", str(cache), str(problem)]
+    command += [
+        "check",
+        "--table-pieces",
+        "4",
+        "--json",
+        "--time-limit",
+        "10",
+        "--cache-dir",
+        str(cache),
+        str(problem),
+    ]
     environment = {k: v for k, v in os.environ.items() if k != "RULEBOOK_CACHE_DIR"}
     processes = [
         subprocess.Popen(

@@ -10,12 +10,11 @@ job.  A man is idle when none of these holds, each one settled.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rulebook_build.checker.analysis import SolutionWalker, published_states
+from rulebook_build.checker.analysis import Clock, SolutionWalker, published_states
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.start import white_ahead
 from rulebook_build.checker.grade import Criterion
@@ -106,11 +105,12 @@ class IdleMen:
         ):
             return "needed"
         search = self.searches.setdefault(square, self.new_search())
-        deadline = min(problem.clock.end, time.perf_counter() + seconds)
+        clock = problem.clock
+        deadline = min(clock.end, clock.now() + seconds)
         root = root_node(problem.variant, smaller.state())
         children = {to_move(raw): child for raw, child in search.expand(root)}
         key = replayed.main.moves[0].move
-        verdict = search.prove(children[key], seconds=_left(deadline) / 2).verdict
+        verdict = search.prove(children[key], seconds=_left(clock, deadline) / 2).verdict
         if verdict != "proved":
             return "needed" if verdict == "refuted" else "undecided"
         keys_before = set(problem.judgement.winning_keys)
@@ -118,7 +118,7 @@ class IdleMen:
         for move, child in children.items():
             if move == key:
                 continue
-            verdict = search.prove(child, seconds=_left(deadline) / 3).verdict
+            verdict = search.prove(child, seconds=_left(clock, deadline) / 3).verdict
             if verdict == "proved" and move_notation(smaller, move) not in keys_before:
                 return "needed"  # it stops a second key
             open_ |= verdict == "undecided"
@@ -145,5 +145,5 @@ class IdleMen:
         return "idle"
 
 
-def _left(deadline: float) -> float:
-    return max(0.0, deadline - time.perf_counter())
+def _left(clock: Clock, deadline: float) -> float:
+    return max(0.0, deadline - clock.now())
