@@ -174,7 +174,7 @@ def _build_five(variant: Variant) -> None:
     tables = checker_tables(variant)
     if tables.pure.native_program() is None:
         return  # no C compiler: 'rulebook tables' would refuse, the 4-piece tables serve
-    if any(sum(material) == 5 for material in tables.classes()):
+    if _has_five(tables):
         return
     print(
         "building the 5-piece endgame tables for international with 'rulebook tables --pieces "
@@ -193,6 +193,11 @@ def _build_five(variant: Variant) -> None:
             file=sys.stderr,
             flush=True,
         )
+
+
+def _has_five(tables: CheckerTables) -> bool:
+    """Whether the cache holds the 5-piece classes of both kinds, built or packed."""
+    return any(sum(material) == 5 for material in tables.classes())
 
 
 FIRST_BUILD: Final = {
@@ -360,7 +365,7 @@ def _suggest_tables(variants: set[str]) -> None:
         tables = _WORKER_TABLES.get(name)
         if name != "international" or tables is None:
             continue  # Frisian 5-piece tables cannot be built yet
-        if any(sum(material) == 5 for material in tables.classes()):
+        if _has_five(tables):
             continue
         print(
             "note: the 5-piece endgame tables settle more problems (PWCP-2: 35 of 51 fully "
