@@ -4,17 +4,19 @@
                     [--list] [--verify] [--prune] [--export DIR] [--install DIR]
                     [--cache-dir DIR]
 
-``rulebook check`` builds the small tables by itself on first use: every class of up to 4
-pieces with the compiled builder (``checker/native.py``, about 20 s for International, 2
-minutes for Frisian; it needs a C compiler), else up to 3 pieces in Python.  Larger classes
-are built only by this command, into the cache (``endgame/`` in the user's cache folder, or
-``--cache-dir``; see ``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses
-them:
+``rulebook check`` builds tables by itself on first use: every class of up to 4 pieces with
+the compiled builder (``checker/native.py``, about 20 s for International, 2 minutes for
+Frisian; it needs a C compiler), else up to 3 pieces in Python, and, unless it is given
+``--table-pieces 4``, the International 5-piece classes by running this command with
+``--pieces 5 --pack``.  Larger classes are built only by this command, into the cache
+(``endgame/`` in the user's cache folder, or ``--cache-dir``; see
+``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses them:
 
 * International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
   (7.2 GB for both; 0.29 GB with ``--pack``), about 1.5 GB of memory for the largest pair while
-  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 13.5 min with
-  ``--jobs 2``, 41 min one pair at a time; packing 27 s.  Only with the compiled builder.
+  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 8 min 44 s with
+  ``--jobs 2`` and ``--pack`` (13.5 min, and 41 min one pair at a time, before the builder's
+  speed-up of November 2026); packing 27 s.  Only with the compiled builder.
 * International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
   of four pieces with a king against two with a king (``kinds.SLICED_PAIRS``), with count rules
   only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
