@@ -5,13 +5,15 @@ within it depends on the machine's speed and load, and on what else runs beside 
 may differ in what they leave ``undecided`` (never in what they prove: every proof is checked).
 
 ``Work`` counts the same limit in work instead: the positions the searches made, at nominal
-rates (``COMPILED_RATE`` a second for the compiled search, ``PYTHON_RATE`` for the Python one).
+rates (``COMPILED_RATE`` a second for the compiled search, ``PYTHON_RATE`` for the Python one),
+and the positions of the compiled search's trees that Python checks (``CHECK_RATE``).
 Every budget, share and deadline of the judgement is then read on this meter, and a compiled
 search is stopped by its count of positions, not by the clock, so the same problem with the same
 tables gets the same JSON (apart from ``seconds``) on every machine, under any load and with
-any number of ``--jobs``: a jury can run it again and get the same report.  The wall time such a
-judgement takes varies with the machine, and checking the compiled search's trees in Python is
-not counted (it is bounded by the size of the tree), so it may run past its limit.
+any number of ``--jobs``: a jury can run it again and get the same report.  The rates are what
+the 2-core development machine makes, so that a limit buys there about what it buys in wall
+time; the wall time such a judgement takes varies with the machine, and the work outside the
+searches (walking the solution, replaying lines) is not counted, so it may run past its limit.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from __future__ import annotations
 import time
 from typing import Final
 
-COMPILED_RATE: Final = 400_000
-"""Positions a second of work of the compiled search (about what it makes on the 2-core
-development machine: 417,000 a second over 11 PWCP-2 problems, issue 20)."""
-PYTHON_RATE: Final = 10_000
-"""Positions a second of work of the Python search."""
+COMPILED_RATE: Final = 1_200_000
+"""Positions a second of work of the compiled search: on the 2-core development machine it made
+1.2 to 1.3 million a second over the stored verdicts of the collections (one job a core)."""
+PYTHON_RATE: Final = 25_000
+"""Positions a second of work of the Python search (about 28,000 measured there)."""
+CHECK_RATE: Final = 50_000
+"""Positions a second of checking a compiled search's tree in Python (``search.py _adopt``;
+about 49,000 measured there over the first eight PWCP-2 problems)."""
 SAFETY: Final = 20.0
 """A compiled search counted in work still has a wall limit, this many times its share of work
 (and at least ``SAFETY_SECONDS``), so that a stuck program cannot hang a judgement; only a
@@ -45,6 +50,9 @@ class Timer:
     def spend_python(self, nodes: int) -> None:
         """Count positions of the Python search."""
 
+    def spend_check(self, nodes: int) -> None:
+        """Count positions of a compiled search's tree checked in Python."""
+
 
 class Work(Timer):
     """Seconds of work: positions searched at the nominal rates (one meter per judgement)."""
@@ -62,6 +70,9 @@ class Work(Timer):
 
     def spend_python(self, nodes: int) -> None:
         self.spent += nodes / PYTHON_RATE
+
+    def spend_check(self, nodes: int) -> None:
+        self.spent += nodes / CHECK_RATE
 
 
 WALL: Final = Timer()

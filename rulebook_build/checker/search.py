@@ -292,6 +292,7 @@ class ProofSearch:
 
         def enter(node: Node) -> bool:
             """Check a node's own leaf or choice; a node with children to walk joins the line."""
+            self.timer.spend_check(1)
             if len(passed) & 1023 == 0 and self.timer.now() > deadline:
                 self.native_problems.append("no time left to check the compiled search's tree")
                 return False
