@@ -67,6 +67,10 @@
 #define SUM_CAP (INF / 2)
 #define KING_ONLY_PLIES 50
 #define UNLIKELY 32 /* search.py UNLIKELY */
+#ifndef MATERIAL_WEIGHT /* benchmarks/refutations.py compiles other weights to compare */
+#define MATERIAL_WEIGHT 16 /* search.py MATERIAL_WEIGHT */
+#endif
+#define KING_MEN 3         /* search.py KING_MEN */
 
 /* ------------------------------------------------------------------ nodes */
 typedef struct {
@@ -580,6 +584,18 @@ static int counted_win(int16_t counted, const node *n) {
     return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
 }
 
+/* search.py _first_estimate: the moves the side to move may choose from or must answer, each
+ * number made harder by the material the side it favours is behind (MATERIAL_WEIGHT) */
+static values first_estimate(const node *n, int moves) {
+    int own = __builtin_popcountll(n->om) + KING_MEN * __builtin_popcountll(n->ok);
+    int opp = __builtin_popcountll(n->pm) + KING_MEN * __builtin_popcountll(n->pk);
+    int balance = n->white ? own - opp : opp - own; /* White's material less Black's */
+    int64_t harder_to_prove = balance < 0 ? 1 + (int64_t)MATERIAL_WEIGHT * -balance : 1;
+    int64_t harder_to_refute = balance > 0 ? 1 + (int64_t)MATERIAL_WEIGHT * balance : 1;
+    return n->white ? (values){harder_to_prove, moves * harder_to_refute}
+                    : (values){moves * harder_to_prove, harder_to_refute};
+}
+
 /* search.py _evaluate: terminal, count rule, table, or a first estimate */
 static values evaluate(const node *n) {
     int moves = count_moves(n);
@@ -590,13 +606,14 @@ static values evaluate(const node *n) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
         return counted_win(probe(1, n), n) ? PROVED : (values){1, 1};
     }
+    values v = first_estimate(n, moves);
     int16_t counted = probe(1, n);
     if (counted != NOT_COVERED) { /* a class with a table with count rules only: 6 pieces */
         if (counted_win(counted, n)) return PROVED;
         /* no win the table vouches for: seldom won, so searched last (search.py UNLIKELY) */
-        return n->white ? (values){UNLIKELY, moves} : (values){UNLIKELY * moves, 1};
+        v.pn *= UNLIKELY;
     }
-    return n->white ? (values){1, moves} : (values){moves, 1};
+    return v;
 }
 
 static values lookup(const node *n) {

@@ -1,0 +1,97 @@
+"""The compiled search on first moves a 20 s check left open: how many it settles at a fixed
+node count, with the search's material estimate at several weights.
+
+    python benchmarks/refutations.py [--nodes 5000000] [--weights 0,16] [--cache-dir DIR]
+
+The positions are ``benchmarks/data/open-keys.json``: second keys that criterion C could not
+refute in a check before the estimate.  For each weight (``search.py MATERIAL_WEIGHT``; 0 is the
+estimate by moves alone) the proof search is compiled with ``-DMATERIAL_WEIGHT=W`` and run on
+every position up to ``--nodes`` nodes, with no time limit, so the figures are the same on any
+machine.  Prints, per weight, each position's result and nodes, then how many were proved,
+refuted and left open, the nodes in all and the seconds.  The tables are those of the cache
+(``check`` builds the 5-piece ones itself; without them fewer positions settle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rulebook_build.cachedir import add_cache_argument, use_cache_argument
+from rulebook_build.checker import native
+from rulebook_build.checker.search import ProofSearch, root_node
+from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.replay import game_variant, move_notation, start_position
+from rulebook_build.rules.position import to_move
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "benchmarks/data/open-keys.json"
+
+
+def compiled(weight: int, folder: Path) -> Path:
+    """The proof search compiled with this material weight."""
+    target = folder / f"prover-{weight}"
+    flags = [*native.FLAGS, *native.ZLIB_FLAGS, f"-DMATERIAL_WEIGHT={weight}"]
+    command = [native.compiler() or "cc", *flags, "-o", str(target), str(native.PROVER_SOURCE)]
+    subprocess.run([*command, *native.ZLIB_LIBRARY], check=True)
+    return target
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=5_000_000)
+    parser.add_argument("--weights", default="0,16", help="comma-separated (default 0,16)")
+    add_cache_argument(parser)
+    args = parser.parse_args()
+    use_cache_argument(args)
+    positions = json.loads(DATA.read_text())["positions"]
+    nodes_of = []
+    games = {}
+    for entry in positions:
+        path = ROOT / entry["file"]
+        if path not in games:
+            games[path] = read_pdn_file(path)[0]
+        game = next(g for g in games[path] if g.line == entry["line"])
+        variant = game_variant(game)
+        assert variant is not None
+        position = start_position(game, variant)
+        search = ProofSearch(variant)
+        for raw, child in search.expand(root_node(variant, position.state())):
+            if move_notation(position, to_move(raw)) == entry["move"]:
+                nodes_of.append((f"{path.name}:{entry['line']} {entry['move']}", variant, child))
+    print(f"# {len(nodes_of)} positions of {DATA.relative_to(ROOT)}, {args.nodes:,} nodes each")
+    with tempfile.TemporaryDirectory() as folder:
+        for weight in (int(w) for w in args.weights.split(",")):
+            program = compiled(weight, Path(folder))
+            counts = {"proved": 0, "refuted": 0, "undecided": 0}
+            nodes = 0
+            started = time.perf_counter()
+            for name, variant, (state, clocks) in nodes_of:
+                tables = checker_tables(variant)
+                tables.prover()  # checks the table files first
+                prover = native.NativeProver(
+                    program, tables.pure.folder(), tables.rules.folder(), variant=variant
+                )
+                answer = prover.solve(state, clocks, seconds=10_000, node_limit=args.nodes)
+                counts[answer.verdict] += 1
+                nodes += answer.nodes
+                print(f"weight {weight}: {name}: {answer.verdict} ({answer.nodes:,} nodes)")
+            seconds = time.perf_counter() - started
+            print(
+                f"weight {weight}: proved {counts['proved']}, refuted {counts['refuted']}, "
+                f"open {counts['undecided']}; {nodes:,} nodes in {seconds:.0f} s",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
