@@ -41,7 +41,8 @@ from rulebook_build.site.collections import Collection, Entry, localized, read_c
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
 REFRESH: Final = (
-    f"rulebook check --json --time-limit 20 --jobs 2 problems/ > problems/{VERDICTS_FILE}"
+    "rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/ "
+    f"> problems/{VERDICTS_FILE}"
 )
 """The command that refreshes the stored verdicts (the README's figures use the same)."""
 GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")

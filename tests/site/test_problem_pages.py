@@ -164,15 +164,15 @@ def test_no_page_credits_the_program_as_composer_or_source(real_site: Site) -> N
 
 def test_stored_verdicts_are_what_rulebook_check_says_now() -> None:
     """Two quick contest problems (settled in about a second) judged again as ``rulebook
-    check --json`` judges them: the same grade, keys and criteria as the stored verdicts the
-    contest page shows (all 59 take up to 20 s each: ``benchmarks/checker.py``)."""
+    check --json --deterministic`` judges them: the same grade, keys and criteria as the stored
+    verdicts the contest page shows (all 59 take up to 20 s each: ``benchmarks/checker.py``)."""
     wanted = {"A2", "A3"}
     site = ProblemSite(PROBLEMS)
     entries = [e for e in site.collection("pwcp-2", where="t").entries if e.name in wanted]
     from rulebook_build.cli.check import _judge, _Task
 
     for entry in entries:
-        judgement = _judge(_Task(entry.game, entry.variant, 20.0, True, True, True))
+        judgement = _judge(_Task(entry.game, entry.variant, 20.0, True, True, True, by_work=True))
         stored = site.record(entry)
         assert stored is not None
         now = judgement.as_json()
