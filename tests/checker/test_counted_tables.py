@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.search import INFINITY, UNLIKELY, ProofSearch, root_node
+from rulebook_build.checker.search import (
+    INFINITY,
+    UNLIKELY,
+    ProofSearch,
+    _first_estimate,
+    root_node,
+)
 from rulebook_build.checker.tables.endgame import Outcome
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
@@ -121,8 +127,10 @@ def test_a_node_such_a_table_does_not_call_won_is_searched_last_not_closed(
     moves = count_moves(INTERNATIONAL, state)
     plain = ProofSearch(INTERNATIONAL)._evaluate(node)
     unlikely = ProofSearch(INTERNATIONAL, tables=RulesOnly(Outcome("draw", 0)))._evaluate(node)
-    # without tables: one White move would do, or every Black move must be answered
-    assert plain == ((1, moves) if white_to_move else (moves, 1))
+    # without tables: one White move would do, or every Black move must be answered, each
+    # made harder by the material White is behind (four men against two kings)
+    assert plain == _first_estimate(state, moves)
+    assert plain[0] > (1 if white_to_move else moves)  # harder to prove than by moves alone
     # a proof is UNLIKELY times harder to find, and nothing is settled either way
     assert unlikely == (plain[0] * UNLIKELY, plain[1])
     assert 0 not in unlikely
