@@ -9,7 +9,8 @@ pair at a time.
 Where no compiler is found the Python builder is used, as before.
 
 Both variants are built this way: the Fries Spel tables carry each side's art. 17 run in their
-index as the Python ones do, and only the International 6-piece pairs are built by slices.
+index as the Python ones do.  The International 6-piece pairs and the two largest Fries Spel
+5-piece pairs are built by slices (``tables/retrograde.py`` ``WHOLE_PAIR_SLOTS``).
 
 The proof search ``native/prover.c`` is ``search.py``'s df-pn compiled (some 400,000 to 700,000
 nodes a second, against 6,000 to 10,000 in Python), for both rule sets, run as a process per
@@ -149,9 +150,10 @@ def build_pair(
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
     ``rules``: the tables with count rules (``EndgameTables(semantics="rules")``).  ``frisian``:
-    Fries Spel rules, else International ones (not with ``slices``).  ``slices``:
-    one configuration of the men at a time, the same values in far less memory (a pair of six
-    pieces needs up to 27 GB built whole); not for a class that is its own partner.  ``jobs``:
+    Fries Spel rules, else International ones.  ``slices``: one configuration of the men at a
+    time, the same values in far less memory (an International pair of six pieces needs up to
+    27 GB built whole, the largest Fries Spel pair of five 35 GB); not for a class that is its
+    own partner.  ``jobs``:
     processes sharing the slices (with ``slices`` only)."""
     if not 1 <= jobs <= 64 or (jobs > 1 and not slices):
         raise ValueError("jobs must be 1 to 64, and more than 1 only with slices")

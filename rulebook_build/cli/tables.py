@@ -83,6 +83,7 @@ from rulebook_build.checker.tables.kinds import (
     build_class,
     build_levels,
 )
+from rulebook_build.checker.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import VARIANTS, find_variant
@@ -210,14 +211,11 @@ def run(args: argparse.Namespace) -> int:
             f"{args.pieces}-piece tables for {variant.name} need the compiled table builder: "
             f"{reason}; in pure Python they would take days"
         )
-    if variant.name == "frisian" and args.pieces >= 5 and not (args.list or args.verify):
+    if variant.name == "frisian" and args.pieces >= 6 and not (args.list or args.verify):
         raise RulebookError(
-            f"{args.pieces}-piece tables for frisian are not built yet: built as the others "
-            "(one int16 a slot, with the art. 17 run digits) the 5-piece classes hold 18.0 "
-            "billion slots a kind (36 GB on disk each before --pack) and their largest pair "
-            "6.9 billion (some 35 GB of memory built whole); they wait for a build by slices "
-            "that carries the run digits. '--pieces 4' builds every Frisian class of up to 4 "
-            "pieces"
+            f"{args.pieces}-piece tables for frisian are not built: the 6-piece pairs of "
+            "'--pieces 6' are International endings (PWCP-2's); '--pieces 5' builds every "
+            "Frisian class of up to 5 pieces"
         )
     classes = tables.material_classes()
     if args.verify:
@@ -239,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
                     for kind in kinds
                 ]
+            if tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
+                states.append("built by slices")
             print(
                 f"{describe(material):28} {tables.pair_slots(material):>14,} slots  "
                 + ", ".join(states)

@@ -280,14 +280,19 @@ static run run_of_digit(uint64_t digit, bb kings) {
     return (run){1 + (int)(s / number), __builtin_ctzll(x)};
 }
 
-/* the slot of a position with its runs (a run of a side without a digit is not counted) */
-static int64_t slot_of(const layout *l, bb om, bb ok, bb pm, bb pk, run own, run other) {
-    int64_t i = index_of(l, om, ok, pm, pk);
+/* the slot of the position numbered ``i`` with its runs: the runs are the last digits (a run of
+ * a side without a digit is not counted); -1 stays -1 */
+static int64_t with_runs(const layout *l, int64_t i, bb ok, bb pk, run own, run other) {
     if (i < 0 || l->slots == l->size) return i;
     i = i * (int64_t)(l->own_digits * l->other_digits);
     if (l->own_digits > 1) i += (int64_t)(run_digit(own, ok) * l->other_digits);
     if (l->other_digits > 1) i += (int64_t)run_digit(other, pk);
     return i;
+}
+
+/* the slot of a position with its runs */
+static int64_t slot_of(const layout *l, bb om, bb ok, bb pm, bb pk, run own, run other) {
+    return with_runs(l, index_of(l, om, ok, pm, pk), ok, pk, own, other);
 }
 
 static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm, bb *pk) {
@@ -303,14 +308,18 @@ static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm
     return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
 }
 
+/* the runs of the last digits of a slot (``with_runs``), given the kings of both sides */
+static inline void runs_of_slot(const layout *l, uint64_t slot, bb ok, bb pk, run *own, run *other) {
+    uint64_t d = slot % (l->own_digits * l->other_digits);
+    *own = run_of_digit(d / l->other_digits, ok);
+    *other = run_of_digit(d % l->other_digits, pk);
+}
+
 /* a slot's position and runs; 0 for an unused slot (two pieces on one square) */
 static inline int decode_slot(const layout *l, uint64_t slot, bb *om, bb *ok, bb *pm, bb *pk, run *own,
                               run *other) {
-    uint64_t digits = l->own_digits * l->other_digits;
-    if (!decode(l, slot / digits, om, ok, pm, pk)) return 0;
-    uint64_t d = slot % digits;
-    *own = run_of_digit(d / l->other_digits, *ok);
-    *other = run_of_digit(d % l->other_digits, *pk);
+    if (!decode(l, slot / (l->own_digits * l->other_digits), om, ok, pm, pk)) return 0;
+    runs_of_slot(l, slot, *ok, *pk, own, other);
     return 1;
 }
 

@@ -19,14 +19,15 @@
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
  *   Writes DIR/mAkB-mCkD.body (and the partner's): the int16 values only; the caller adds the
  *   header.  Progress goes to stderr; exit status 0 on success, 1 on any error (with a message).
- *   With "frisian" the rules are Fries Spel's (whole builds only, not by slices).
+ *   With "frisian" the rules are Fries Spel's.
  *   With "rules" the values are those of the tables with count rules (KNDB art. 9b-d): a capture
  *   or promotion is a conversion, worth 1 (the child's side wins) or 0 (it loses) when the
  *   child's value fits the child's fresh count budget, else a draw; a promotion inside the same
  *   lone-king ending keeps its count, so there the child's distance is carried on.  See
  *   counted_exit in ../tables/retrograde.py, which this follows line by line.  With "slices" the pair
  *   is built one configuration of the men at a time (see SLICES): the same values in far less
- *   memory, for the classes of six pieces; a pair whose class is its own partner is refused.
+ *   memory, for the International classes of six pieces and the largest Fries Spel classes of
+ *   five; a pair whose class is its own partner is refused.
  *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
@@ -37,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,7 +57,7 @@ typedef int16_t val;
 typedef struct {
     int m[4];
     layout l;
-    val *values;
+    const unsigned char *values; /* int16 little-endian, mapped from the file (read by value_at) */
 } exit_table;
 
 static int RULES = 0;
@@ -82,23 +84,34 @@ static exit_table *exit_for(const int m[4]) {
     make_layout(&e->l, m);
     char path[4096];
     name_of(path, sizeof path, m, ".bin");
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* mapped, not read: the pages are shared by the jobs of a build by slices and by the
+     * builds running beside it (a Fries Spel 5-piece pair leads to a class of 7 GB) */
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         fprintf(stderr, "tablebuild: %s: %s (build the smaller classes first)\n", path, strerror(errno));
         exit(1);
     }
-    int newlines = 0, c;
-    while (newlines < 2 && (c = fgetc(f)) != EOF)
-        if (c == '\n') newlines++;
-    e->values = malloc(sizeof(val) * e->l.slots);
-    if (!e->values) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
-    if (fread(e->values, sizeof(val), e->l.slots, f) != e->l.slots || fgetc(f) != EOF) {
+    size_t bytes = (size_t)st.st_size, at = 0;
+    const unsigned char *map = bytes ? mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
+    for (int newlines = 0; newlines < 2 && at < bytes; at++) /* two header lines */
+        if (map[at] == '\n') newlines++;
+    if (bytes - at != sizeof(val) * e->l.slots) {
         fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
                 (unsigned long long)e->l.slots);
         exit(1);
     }
-    fclose(f);
+    e->values = map + at;
     return e;
+}
+
+/* a slot of a table the pair leads to */
+static inline val value_at(const exit_table *e, int64_t slot) {
+    val v;
+    memcpy(&v, e->values + sizeof(val) * (uint64_t)slot, sizeof v);
+    return v;
 }
 
 /* value of the child after a capture or promotion, seen from the child's side to move:
@@ -111,7 +124,7 @@ static val exit_value(bb om, bb ok, bb pm, bb pk, run own, int capture, int pare
     exit_table *e = exit_for(m);
     int64_t i = slot_of(&e->l, om, ok, pm, pk, own, NO_RUN);
     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
-    val v = e->values[i];
+    val v = value_at(e, i);
     if (!RULES || v < 0) return v;
     if (FRISIAN) {
         /* tables/retrograde.py counted_exit: every count starts afresh, and only art. 18 has one (two
@@ -163,11 +176,14 @@ static int MEMBER_COUNT;
 /* Built by slices ("slices"): the men of both sides are fixed and only the kings move, one
  * slice after another, the slices whose men have gone furthest first.  A man's move leaves its
  * slice for one built before, so it is looked up like a capture, and the arrays below hold one
- * slice instead of the whole pair: a pair of six pieces needs up to 27 GB built whole.  The
- * values are the same, slot for slot (tests/checker/test_native_tables.py). */
+ * slice instead of the whole pair: an International pair of six pieces needs up to 27 GB built
+ * whole, the largest Fries Spel pair of five 35 GB.  A slice holds every placement of the kings
+ * with every run of Fries Spel art. 17 (a quiet king move stays in its slice; a man's move ends
+ * its side's run and carries the other side's into the slice it leads to).  The values are the
+ * same, slot for slot (tests/checker/test_native_tables.py). */
 static int SLICES = 0;
 static bb SLICE_MEN[2][2];  /* [member][0: the men of its side to move, 1: the other side's] */
-static uint64_t SLICE_SIZE; /* positions of one member in a slice: the kings of both sides */
+static uint64_t SLICE_SIZE; /* nodes of one member in a slice: the kings of both sides, the runs */
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
 
 /* the node of a position of member k (side to move as White) with its runs, or -1 outside what
@@ -181,7 +197,8 @@ static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk, run own, run other) {
     if (om != SLICE_MEN[k][0] || pm != SLICE_MEN[k][1]) return -1;
     int64_t r1 = rank_of(1, ok, mb->m[1]), r3 = rank_of(1, pk, mb->m[3]);
     if (r1 < 0 || r3 < 0) return -1;
-    return (int64_t)(k * SLICE_SIZE) + r1 * (int64_t)mb->l.count[3] + r3;
+    int64_t kings = r1 * (int64_t)mb->l.count[3] + r3;
+    return (int64_t)(k * SLICE_SIZE) + with_runs(&mb->l, kings, ok, pk, own, other);
 }
 
 /* the member, position and runs of a node; 0 for an unused slot (two pieces on one square) */
@@ -194,11 +211,14 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
     *k = (int)(node / SLICE_SIZE);
     uint64_t r = node % SLICE_SIZE;
     const layout *l = &MEMBERS[*k].l;
+    uint64_t kings = r / (l->own_digits * l->other_digits);
     *om = SLICE_MEN[*k][0];
     *pm = SLICE_MEN[*k][1];
-    *ok = l->sets[1][r / l->count[3]];
-    *pk = l->sets[3][r % l->count[3]];
-    return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
+    *ok = l->sets[1][kings / l->count[3]];
+    *pk = l->sets[3][kings % l->count[3]];
+    if ((*om & *ok) || ((*om | *ok) & (*pm | *pk)) || (*pm & *pk)) return 0;
+    runs_of_slot(l, r, *ok, *pk, own, other);
+    return 1;
 }
 
 /* one capture or promotion, worth ``v`` for the child's side to move: a draw or a win for the
@@ -271,7 +291,8 @@ static void initialise(uint64_t node) {
                 } else if (SLICES) { /* into a slice built before: its value is known */
                     const member *pa = &MEMBERS[MEMBERS[k].partner];
                     bb after = mirror((om & ~((bb)1 << o)) | to);
-                    int64_t i = index_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok)); /* no runs */
+                    /* the mover's run ends with a man's move, the other side's goes on */
+                    int64_t i = slot_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok), carried, NO_RUN);
                     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
                     count_exit(OUT[MEMBERS[k].partner][i], &remaining, &longest, &best_win);
                 } else remaining++;
@@ -462,7 +483,7 @@ static void map_outputs(void) {
     for (int k = 0; k < MEMBER_COUNT; k++) {
         char *path = PART[k];
         name_of(path, sizeof PART[k], MEMBERS[k].m, ".body.part");
-        size_t bytes = sizeof(val) * MEMBERS[k].l.size;
+        size_t bytes = sizeof(val) * MEMBERS[k].l.slots;
         int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", path);
@@ -471,7 +492,7 @@ static void map_outputs(void) {
         OUT[k] = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
         if (OUT[k] == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
-        for (uint64_t i = 0; i < MEMBERS[k].l.size; i++) OUT[k][i] = UNUSED;
+        for (uint64_t i = 0; i < MEMBERS[k].l.slots; i++) OUT[k][i] = UNUSED;
     }
 }
 
@@ -489,7 +510,7 @@ static void build_slice(const slice *one) {
         bb om, ok, pm, pk;
         run own, other;
         if (!decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other)) continue;
-        OUT[k][index_of(&MEMBERS[k].l, om, ok, pm, pk)] = VALUES[node];
+        OUT[k][slot_of(&MEMBERS[k].l, om, ok, pm, pk, own, other)] = VALUES[node];
     }
 }
 
@@ -520,7 +541,8 @@ static int build_by_slices(double started, int jobs) {
         return 1;
     }
     const layout *l = &MEMBERS[0].l;
-    SLICE_SIZE = l->count[1] * l->count[3];
+    /* the partner's kings and digits are this member's the other way round: the same size */
+    SLICE_SIZE = l->count[1] * l->count[3] * l->own_digits * l->other_digits;
     if (2 * SLICE_SIZE >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: slice too large\n"); return 1; }
     VALUES = malloc(sizeof(val) * 2 * SLICE_SIZE);
     REMAINING = malloc(2 * SLICE_SIZE);
@@ -575,7 +597,7 @@ static int build_by_slices(double started, int jobs) {
     for (int k = 0; k < 2; k++) {
         char done[4096];
         name_of(done, sizeof done, MEMBERS[k].m, ".body");
-        if (msync(OUT[k], sizeof(val) * MEMBERS[k].l.size, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
+        if (msync(OUT[k], sizeof(val) * MEMBERS[k].l.slots, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", done);
             return 1;
         }
@@ -604,10 +626,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 4; i++) {
         m[i] = atoi(argv[2 + i]);
         if (m[i] < 0 || m[i] > 7) { fprintf(stderr, "tablebuild: bad material\n"); return 1; }
-    }
-    if (frisian && SLICES) {
-        fprintf(stderr, "tablebuild: Fries Spel classes are built whole, not by slices\n");
-        return 1;
     }
     init_geometry(frisian);
     DRAWN_AT_ONCE = frisian && RULES && m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 1;

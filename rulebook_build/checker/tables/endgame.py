@@ -648,6 +648,17 @@ class EndgameTables:
         self.build_seconds[material] = seconds
         self._values[material] = (self._load(material) if mapped else None) or table
 
+    def adopt(self, material: Material) -> None:
+        """Take a class's table that a build by slices has just installed in the cache, as the
+        probes read it (mapped from its file, its checksum checked)."""
+        loaded = self._load(material)
+        if loaded is None:
+            raise RulebookError(
+                f"the table just built for {material_name(material)} cannot be read back",
+                source=str(self.path(material)),
+            )
+        self._values[material] = loaded
+
     def native_program(self) -> Path | None:
         """The compiled builder, if this variant and machine can use it."""
         if self.builder != "auto" or self.variant.name not in native.VARIANTS:

@@ -52,6 +52,14 @@ if TYPE_CHECKING:
 
 DRAW: Final = -1
 """The stored value of a draw."""
+WHOLE_PAIR_SLOTS: Final = 1_000_000_000
+"""The largest pair the compiled builder builds whole: it needs some 6 bytes of memory a slot
+while it builds (6 GB here, and ``rulebook tables --jobs 2`` builds two pairs at once).  A
+larger pair is built by slices (``build_by_slices``): the same values, slot for slot, in a few
+hundred MB beside the files.  Of the classes of up to five pieces only two Fries Spel pairs are
+larger, 1m1k v 2m1k (3.6 billion slots) and 1m1k v 1m2k (6.9 billion)."""
+PROGRESS_SECONDS: Final = 60
+"""A pair built by slices inside ``build_pair`` reports its slices this often on standard error."""
 UNUSED: Final = -2
 """The stored value of a slot no position has (two pieces on one square)."""
 
@@ -99,9 +107,29 @@ def build_pair(tables: EndgameTables, material: Material) -> None:
                 source=str(tables.compact_path(target)),
             )
     program = tables.native_program()
+    if program is not None and len(members) == 2 and tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
+        del exit_tables  # the builder maps them itself
+        build_by_slices(tables, material, _progress_of(material), native.machine_cores())
+        for member in members:
+            tables.adopt(member)
+        return
     if program is not None and _build_native(tables, program, members):
         return
     _build_in_python(tables, material, members, exit_tables)
+
+
+def _progress_of(material: Material) -> Callable[[str], None]:
+    """Writes the builder's slice lines on standard error, one every ``PROGRESS_SECONDS``: a
+    pair by slices may take an hour."""
+    last = [time.monotonic()]
+
+    def line(text: str) -> None:
+        if "slice" in text and time.monotonic() - last[0] >= PROGRESS_SECONDS:
+            last[0] = time.monotonic()
+            said = text.removeprefix("tablebuild: ")
+            print(f"  {material_name(material)}: {said}", file=sys.stderr, flush=True)
+
+    return line
 
 
 def _build_in_python(
@@ -329,10 +357,10 @@ def build_by_slices(
     if partner == material:
         raise RulebookError(f"{material_name(material)} is its own partner: build it whole")
     program = tables.native_program()
-    if program is None or tables.variant.name != "international":
+    if program is None:
         raise RulebookError(
             f"building {material_name(material)} by slices needs the compiled table builder "
-            "(International rules and a C compiler)"
+            "(a C compiler)"
         )
     members = [material, partner]
     folder = tables.folder()
@@ -366,6 +394,7 @@ def build_by_slices(
             material,
             on_line,
             rules=tables.semantics == "rules",
+            frisian=tables.variant.name == "frisian",
             slices=True,
             jobs=jobs,
         )
