@@ -221,6 +221,34 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
     return 1;
 }
 
+/* Whether the side to move has a capture, by placement (a node divided by DIGITS, the nodes a
+ * placement has: one for every run of both sides, 1 in International): initialise sets it for
+ * every node, since it generates the captures anyway, and a move taken back is a legal quiet
+ * move only where its mover had none.  Testing each parent again took a third of the time of a
+ * Fries Spel class of kings.  Whole, one bit a placement of the pair; by slices, of the slice. */
+static uint8_t *CAPTURING;
+static uint64_t DIGITS;
+
+static inline void mark_capturing(uint64_t node) {
+    uint64_t p = node / DIGITS;
+    CAPTURING[p >> 3] |= (uint8_t)(1u << (p & 7));
+}
+
+static inline int capturing(uint64_t node) {
+    uint64_t p = node / DIGITS;
+    return CAPTURING[p >> 3] >> (p & 7) & 1;
+}
+
+/* the placement whose captures CAPS holds (see initialise); none at the start of a slice */
+#define NO_PLACEMENT UINT64_MAX
+static uint64_t CAPS_OF = NO_PLACEMENT;
+
+static uint8_t *capture_marks(uint64_t nodes) {
+    uint8_t *marks = calloc(nodes / DIGITS / 8 + 1, 1);
+    if (!marks) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
+    return marks;
+}
+
 /* one capture or promotion, worth ``v`` for the child's side to move: a draw or a win for the
  * side to move keeps this position from being lost; a win for the child counts towards a loss */
 static void count_exit(val v, int *remaining, int *longest, int *best_win) {
@@ -256,9 +284,14 @@ static void initialise(uint64_t node) {
     int longest = 0;
     int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
                                   __builtin_popcountll(pm), __builtin_popcountll(pk));
-    int n = captures(om, ok, pm, pk);
+    /* the nodes of a placement come one after another (its runs are the last digits), and
+     * have the same captures: CAPS still holds them (nothing below generates captures) */
+    uint64_t placement = node / DIGITS;
+    int n = placement == CAPS_OF ? CAP_COUNT : captures(om, ok, pm, pk);
+    CAPS_OF = placement;
     if (CAP_OVERFLOW) { fprintf(stderr, "tablebuild: more capture routes than %d\n", MAX_CAPTURES); exit(1); }
     if (n) {
+        mark_capturing(node);
         for (int i = 0; i < n; i++) {
             capture *c = &CAPS[i];
             bb from = (bb)1 << c->origin, to = (bb)1 << c->dest;
@@ -318,18 +351,16 @@ static void initialise(uint64_t node) {
     if (remaining > 250) { fprintf(stderr, "tablebuild: too many moves\n"); exit(1); }
 }
 
-/* the parent ``a b c e`` (its side to move as White) of member ``pa``, with each run its side to
- * move may have had there (``digits``: 0 no run, 1 every run, 2 every run but one of the king
- * on ``except``), and the other side's run ``other``: visit every such node */
-static void visit_parents(int pa, bb a, bb b, bb c, bb e, int digits, int except, run other,
+/* the parent ``first`` (a node of member ``pa`` with no run of its side to move), and the same
+ * position with each run its side to move may have had there (``digits``: 0 no run, 1 every
+ * run, 2 every run but one of the king on ``except``; ``kings``: that side's kings): visit each */
+static void visit_parents(int pa, uint64_t first, bb kings, int digits, int except,
                           void (*visit)(uint64_t, int), int distance) {
-    int64_t first = node_of(pa, a, b, c, e, NO_RUN, other); /* -1 when built by slices: another slice */
-    if (first < 0) return;
-    visit((uint64_t)first, distance);
+    visit(first, distance);
     if (!digits) return;
     const layout *l = &MEMBERS[pa].l;
     for (uint64_t d = 1; d < l->own_digits; d++)
-        if (digits == 1 || run_of_digit(d, b).bit != except) visit((uint64_t)first + d * l->other_digits, distance);
+        if (digits == 1 || run_of_digit(d, kings).bit != except) visit(first + d * l->other_digits, distance);
 }
 
 /* every position of the pair with a quiet move (not a promotion) to ``node``; calls visit(parent).
@@ -358,8 +389,9 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 bb was = (pm & ~((bb)1 << t)) | (bb)1 << f;
                 /* the parent, turned round so that its side to move is White */
                 bb a = mirror(was), b = mirror(pk), c = mirror(om), e = mirror(ok);
-                if (has_capture(a, b, c, e)) continue;
-                visit_parents(pa, a, b, c, e, runs, -1, before, visit, distance);
+                int64_t first = node_of(pa, a, b, c, e, NO_RUN, before); /* by slices: -1 */
+                if (first < 0 || capturing((uint64_t)first)) continue;
+                visit_parents(pa, (uint64_t)first, b, runs, -1, visit, distance);
             }
         }
     for (bb x = pk; x; x &= x - 1) {
@@ -370,12 +402,13 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 int f = RAY[d][t][i];
                 bb was = (pk & ~((bb)1 << t)) | (bb)1 << f;
                 bb a = mirror(pm), b = mirror(was), c = mirror(om), e = mirror(ok);
-                if (has_capture(a, b, c, e)) continue;
-                if (!runs) visit_parents(pa, a, b, c, e, 0, -1, before, visit, distance);
-                else if (other.count == 1) visit_parents(pa, a, b, c, e, 2, mirror_bit(f), before, visit, distance);
-                else {
+                if (!runs || other.count == 1) {
+                    int64_t first = node_of(pa, a, b, c, e, NO_RUN, before);
+                    if (first < 0 || capturing((uint64_t)first)) continue;
+                    visit_parents(pa, (uint64_t)first, b, runs ? 2 : 0, mirror_bit(f), visit, distance);
+                } else {
                     int64_t j = node_of(pa, a, b, c, e, (run){other.count - 1, mirror_bit(f)}, before);
-                    if (j >= 0) visit((uint64_t)j, distance);
+                    if (j >= 0 && !capturing((uint64_t)j)) visit((uint64_t)j, distance);
                 }
             }
     }
@@ -503,6 +536,8 @@ static void build_slice(const slice *one) {
     SLICE_MEN[0][1] = one->other;
     SLICE_MEN[1][0] = mirror(one->other);
     SLICE_MEN[1][1] = mirror(one->own);
+    memset(CAPTURING, 0, 2 * SLICE_SIZE / DIGITS / 8 + 1);
+    CAPS_OF = NO_PLACEMENT; /* the placements of a slice are numbered from 0 again */
     for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) initialise(node);
     settle(1);
     for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
@@ -545,6 +580,7 @@ static int build_by_slices(double started, int jobs) {
     SLICE_SIZE = l->count[1] * l->count[3] * l->own_digits * l->other_digits;
     if (2 * SLICE_SIZE >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: slice too large\n"); return 1; }
     VALUES = malloc(sizeof(val) * 2 * SLICE_SIZE);
+    CAPTURING = capture_marks(2 * SLICE_SIZE);
     REMAINING = malloc(2 * SLICE_SIZE);
     LONGEST = malloc(sizeof(val) * 2 * SLICE_SIZE);
     slice *slices = malloc(sizeof(slice) * l->count[0] * l->count[2]);
@@ -645,9 +681,12 @@ int main(int argc, char **argv) {
         total += MEMBERS[1].l.slots;
     }
     double started = now();
+    /* the partner's digits are this class's the other way round: the same number a placement */
+    DIGITS = MEMBERS[0].l.own_digits * MEMBERS[0].l.other_digits;
     if (SLICES) return build_by_slices(started, jobs);
     if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large (build it by slices)\n"); return 1; }
     VALUES = malloc(sizeof(val) * total);
+    CAPTURING = capture_marks(total);
     REMAINING = malloc(total);
     LONGEST = malloc(sizeof(val) * total);
     if (!VALUES || !REMAINING || !LONGEST) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
