@@ -161,15 +161,19 @@ def test_an_undecided_run_names_the_tables_that_settle_more(
 ) -> None:
     from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
-    from rulebook_build.rules import INTERNATIONAL
+    from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
-    # a cache without 5-piece classes; Frisian ones cannot be built yet, so no note for them
-    tables = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
-    monkeypatch.setitem(check_command._WORKER_TABLES, "international", tables)
+    # a cache without 5-piece classes: a note for each variant, check builds neither here
+    for variant in (INTERNATIONAL, FRISIAN):
+        tables = checker_tables(variant, cache_dir=tmp_path)
+        monkeypatch.setitem(check_command._WORKER_TABLES, variant.name, tables)
     check_command._suggest_tables({"international", "frisian"})
     error = capsys.readouterr().err
     assert error.count("note: the 5-piece endgame tables") == 1
     assert "'rulebook tables --pieces 5 --pack'" in error
+    assert error.count("note: the frisian 5-piece endgame tables are not in the cache") == 1
+    assert "'rulebook tables --variant frisian --pieces 5 --pack'" in error
+    assert not list(tmp_path.rglob("*.bin"))  # a note, not a build
     check_command._suggest_tables(set())
     assert capsys.readouterr().err == ""
 
