@@ -295,6 +295,11 @@ static int64_t slot_of(const layout *l, bb om, bb ok, bb pm, bb pk, run own, run
     return with_runs(l, index_of(l, om, ok, pm, pk), ok, pk, own, other);
 }
 
+/* whether the four sets of a placement share no square (else the slot is unused) */
+static inline int disjoint(bb om, bb ok, bb pm, bb pk) {
+    return !(om & ok) && !((om | ok) & (pm | pk)) && !(pm & pk);
+}
+
 static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm, bb *pk) {
     uint64_t r[4];
     for (int g = 0; g < 4; g++) {
@@ -305,7 +310,7 @@ static inline int decode(const layout *l, uint64_t index, bb *om, bb *ok, bb *pm
     *ok = l->sets[1][r[1]];
     *pm = l->sets[2][r[2]];
     *pk = l->sets[3][r[3]];
-    return !(*om & *ok) && !((*om | *ok) & (*pm | *pk)) && !(*pm & *pk);
+    return disjoint(*om, *ok, *pm, *pk);
 }
 
 /* the runs of the last digits of a slot (``with_runs``), given the kings of both sides */

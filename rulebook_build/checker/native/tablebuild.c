@@ -216,7 +216,7 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
     *pm = SLICE_MEN[*k][1];
     *ok = l->sets[1][kings / l->count[3]];
     *pk = l->sets[3][kings % l->count[3]];
-    if ((*om & *ok) || ((*om | *ok) & (*pm | *pk)) || (*pm & *pk)) return 0;
+    if (!disjoint(*om, *ok, *pm, *pk)) return 0;
     runs_of_slot(l, r, *ok, *pk, own, other);
     return 1;
 }
