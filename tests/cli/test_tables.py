@@ -82,8 +82,9 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     )
 
 
-# International: every class of up to 3 pieces; Frisian's Python build keeps it to 2 here
-@pytest.mark.parametrize(("variant", "pieces"), [("international", 3), ("frisian", 2)])
+# every class of up to 2 pieces: the check of every entry runs in Python, the same code for any
+# number of pieces (up to 3 took a minute); the command's contract does not depend on the size
+@pytest.mark.parametrize(("variant", "pieces"), [("international", 2), ("frisian", 2)])
 def test_verify_passes_on_built_tables_and_fails_on_a_broken_one(
     variant: str,
     pieces: int,
