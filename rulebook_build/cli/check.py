@@ -15,8 +15,10 @@ judged. Criterion C shows the first three faults or remarks; ``--duals`` adds ev
 its kind and level, to the report (the JSON always has them all, in ``duals``).
 
 Before the first problem the endgame tables are built where they are missing: every class of up
-to 4 pieces, and (``--table-pieces 5``, the default) the International 5-piece classes with
-``rulebook tables --pieces 5 --pack``, about 9 minutes once on 2 cores.
+to 4 pieces, and the 5-piece classes with ``rulebook tables --pieces 5 --pack``: by default
+for International (about 9 minutes once on 2 cores), for Frisian only with ``--table-pieces 5``
+(hours: see ``FIVE_PIECE_COST``).  Tables in the cache are used whatever ``--table-pieces``
+says, and the grades do not depend on them: larger tables only decide more.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -74,11 +77,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--table-pieces",
         type=int,
         choices=(4, 5),
-        default=5,
+        default=None,
         metavar="N",
-        help="build the endgame tables of up to N pieces on first use, 4 or 5 (default 5: for "
-        "International the 5-piece classes take about 9 minutes once on 2 cores and keep 0.3 "
-        "GB, packed, and settle more problems; 4 takes seconds); Frisian tables have 4",
+        help="build the endgame tables of up to N pieces on first use, 4 or 5 (default: 5 for "
+        "International, whose 5-piece classes take about 9 minutes once on 2 cores, keep 0.3 "
+        "GB and settle more problems; 4 for Frisian, whose 5-piece classes take hours: "
+        "--table-pieces 5 builds them too); tables already in the cache are always used",
     )
     parser.add_argument(
         "--python-only",
@@ -133,14 +137,19 @@ def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
 
 
 def _tables(
-    variant: Variant, cache: dict[str, CheckerTables], enabled: bool, build_pieces: int = 4
+    variant: Variant,
+    cache: dict[str, CheckerTables],
+    enabled: bool,
+    build_pieces: int | None = 4,
 ) -> CheckerTables | None:
     """The tables of a variant for this process, built first where they are missing: the
     classes of up to 4 pieces, and with ``build_pieces=5`` (the command's own process only)
-    the International 5-piece classes."""
+    the 5-piece classes; None: the variant's default (``DEFAULT_TABLE_PIECES``)."""
     if not enabled:
         return None
-    if build_pieces >= 5 and variant.name == "international" and variant.name not in cache:
+    if build_pieces is None:
+        build_pieces = DEFAULT_TABLE_PIECES[variant.name]
+    if build_pieces >= 5 and variant.name not in cache:
         _build_five(variant)
     if variant.name not in cache:
         from rulebook_build.checker.tables.kinds import checker_tables
@@ -177,9 +186,10 @@ def _build_five(variant: Variant) -> None:
     if _has_five(tables):
         return
     print(
-        "building the 5-piece endgame tables for international with 'rulebook tables --pieces "
-        "5 --pack' (once, after a change to the rules; about 9 minutes on 2 cores, 0.3 GB "
-        "kept; '--table-pieces 4' starts at once and decides fewer problems)",
+        f"building the 5-piece endgame tables for {variant.name} with 'rulebook tables "
+        f"--variant {variant.name} --pieces 5 --pack' (once, after a change to the rules; "
+        f"{FIVE_PIECE_COST[variant.name]}; Ctrl-C stops it and the next run goes on where it "
+        "stopped; '--table-pieces 4' starts at once and decides fewer problems)",
         file=sys.stderr,
         flush=True,
     )
@@ -195,14 +205,29 @@ def _build_five(variant: Variant) -> None:
         )
 
 
-FIVE_PIECE_COST: Final = {"frisian": "an estimated 3.5 hours on 2 cores, some 2 GB kept"}
-"""What 'rulebook tables --pieces 5 --pack' costs for the variants whose 5-piece tables check
-does not build itself (README, "Frisian 5-piece tables")."""
+DEFAULT_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
+"""The tables check builds itself without ``--table-pieces``: the Frisian 5-piece classes take
+hours (their art. 17 runs multiply the positions), too long for a first run by default."""
+
+FIVE_PIECE_COST: Final = {
+    "international": "about 9 minutes on 2 cores, 0.3 GB kept",
+    "frisian": "an estimated 3.5 hours on 2 cores, some 2 GB kept",
+}
+"""What 'rulebook tables --pieces 5 --pack' costs (README, "Frisian 5-piece tables")."""
+
+
+FIVE_PIECE_CLASSES: Final = frozenset(
+    (a, b, c, 5 - a - b - c)
+    for a, b, c in product(range(6), repeat=3)
+    if a + b + c <= 5 and 0 < a + b < 5
+)
+"""Every class of 5 pieces (side to move first: men, kings, then the other side's), 44."""
 
 
 def _has_five(tables: CheckerTables) -> bool:
-    """Whether the cache holds the 5-piece classes of both kinds, built or packed."""
-    return any(sum(material) == 5 for material in tables.classes())
+    """Whether the cache holds every 5-piece class of both kinds, built or packed (a build
+    stopped halfway is taken up again)."""
+    return set(tables.classes()) >= FIVE_PIECE_CLASSES
 
 
 FIRST_BUILD: Final = {
@@ -377,11 +402,11 @@ def _suggest_tables(variants: set[str]) -> None:
                 "5 --pack' builds them once (about 9 minutes on 2 cores, 0.3 GB kept)",
                 file=sys.stderr,
             )
-        else:  # not built by check itself: they take hours
+        else:  # not built by default: they take hours
             print(
-                f"note: the {name} 5-piece endgame tables are not in the cache; 'rulebook "
-                f"tables --variant {name} --pieces 5 --pack' builds them once "
-                f"({FIVE_PIECE_COST[name]}), and check then uses them",
+                f"note: the {name} 5-piece endgame tables are not in the cache; "
+                f"'--table-pieces 5' or 'rulebook tables --variant {name} --pieces 5 --pack' "
+                f"builds them once ({FIVE_PIECE_COST[name]}), and check then uses them",
                 file=sys.stderr,
             )
 

@@ -243,3 +243,63 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
     monkeypatch.setattr(rulebook_build.cli, "main", lambda arguments: 130)
     with pytest.raises(KeyboardInterrupt):
         check_command._build_five(INTERNATIONAL)
+
+
+def test_frisian_5_piece_tables_are_built_by_check_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulebook_build.checker import native
+    from rulebook_build.cli import check as check_command
+    from rulebook_build.rules import FRISIAN, INTERNATIONAL
+
+    if native.compiler() is None:
+        pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
+    built: list[str] = []
+    monkeypatch.setattr(check_command, "_build_five", lambda variant: built.append(variant.name))
+    monkeypatch.setattr(  # what follows the choice, loading the tables, is not the point here
+        "rulebook_build.checker.tables.kinds.checker_tables",
+        lambda variant: pytest.fail("stop after the choice"),
+    )
+    # without --table-pieces: International's 5-piece classes (9 minutes), not Frisian's
+    # (hours); with --table-pieces 5, Frisian's too
+    for variant, pieces in ((INTERNATIONAL, None), (FRISIAN, None), (FRISIAN, 5)):
+        with pytest.raises(pytest.fail.Exception, match="stop after the choice"):
+            check_command._tables(variant, {}, True, pieces)
+    assert built == ["international", "frisian"]
+
+
+def test_a_5_piece_build_stopped_halfway_is_taken_up_again(tmp_path: Path) -> None:
+    from rulebook_build.cli import check as check_command
+
+    class Tables:
+        def __init__(self, classes: list[tuple[int, int, int, int]]) -> None:
+            self._classes = classes
+
+        def classes(self) -> list[tuple[int, int, int, int]]:
+            return self._classes
+
+    every = sorted(check_command.FIVE_PIECE_CLASSES)
+    assert len(every) == 44 and (0, 4, 0, 1) in every and (5, 0, 0, 0) not in every
+    assert check_command._has_five(Tables([(0, 1, 0, 1), *every]))  # type: ignore[arg-type]
+    assert not check_command._has_five(Tables(every[:-1]))  # type: ignore[arg-type]
+    assert not check_command._has_five(Tables([(0, 1, 0, 1)]))  # type: ignore[arg-type]
+
+
+def test_check_asks_for_the_frisian_5_piece_build_with_its_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rulebook_build.cli
+    from rulebook_build.checker import native
+    from rulebook_build.cli import check as check_command
+    from rulebook_build.rules import FRISIAN
+
+    if native.compiler() is None:
+        pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path))  # no 5-piece classes in it
+    asked: list[list[str]] = []
+    monkeypatch.setattr(rulebook_build.cli, "main", lambda arguments: asked.append(arguments) or 0)
+    check_command._build_five(FRISIAN)
+    assert asked == [["tables", "--variant", "frisian", "--pieces", "5", "--pack"]]
+    err = capsys.readouterr().err
+    assert "building the 5-piece endgame tables for frisian" in err
+    assert check_command.FIVE_PIECE_COST["frisian"] in err and "Ctrl-C" in err
