@@ -27,5 +27,7 @@ echo "== ruff"
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
-# -rs lists every skipped test with its reason (only optional parts may skip)
-.venv/bin/python -m pytest -rs "$@"
+# -rs lists every skipped test with its reason (only optional parts may skip); -n auto runs
+# the tests in one process a core (pytest-xdist), work stolen from the busier one at the end;
+# '-n 0' after the command runs them in this process
+.venv/bin/python -m pytest -rs -n auto --dist worksteal "$@"
