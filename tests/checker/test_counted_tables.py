@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebook_build.checker.budget import PYTHON_RATE
 from rulebook_build.checker.search import (
     INFINITY,
     UNLIKELY,
@@ -67,7 +68,12 @@ def test_every_counted_win_sampled_is_proved_without_tables(frisian: CheckerTabl
         white_wins = (counted.result == "win") == state[4]
         if not white_wins:
             continue
-        verdict = ProofSearch(FRISIAN).prove(root_node(FRISIAN, state), seconds=5.0).verdict
+        # a limit in positions (5 s of work), not in wall time: the same on a busy machine
+        verdict = (
+            ProofSearch(FRISIAN)
+            .prove(root_node(FRISIAN, state), seconds=600.0, node_limit=5 * PYTHON_RATE)
+            .verdict
+        )
         # a table claim the search cannot back up would be a false "sound"
         assert verdict == "proved", Position.from_state(FRISIAN, state)
         checked += 1
