@@ -8,7 +8,8 @@ For every Frisian class of 5 pieces in the cache (``rulebook tables --variant fr
 art. 17 runs of both sides: the stored pure value must be what the Python engine's moves make it
 (``EndgameTables._from_successors``: a win in n has a move to a loss in n - 1 and none faster, a
 loss has only moves to wins, the slowest in n - 1, a draw no move to a loss).  A class kept only
-in compact form (``--pack``) has no pure distances, so there only the result is compared.  This
+in compact form (``--pack``) has no pure distances, so there, and where the moves lead to such a
+class (a promotion to five kings, say), only the result is compared.  This
 checks what the slices of ``native/tablebuild.c`` built where no whole build can be had to
 compare with: 1m1k v 2m1k and 1m1k v 1m2k, whose two sides both carry runs.  Prints a line per
 class (positions, with a run, decided, seconds) and exits 1 at the first disagreement.
@@ -25,7 +26,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.checker.tables.endgame import EndgameTables, default_cache_dir
-from rulebook_build.checker.tables.index import material_name, material_of_name
+from rulebook_build.checker.tables.index import (
+    material_name,
+    material_of_name,
+    successor_classes,
+)
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.rules import FRISIAN
 from rulebook_build.rules.position import Position
@@ -60,7 +65,13 @@ def main() -> int:
         if not tables.in_cache(material):
             print(f"{material_name(material)}: not in the cache", flush=True)
             continue
-        compact = not tables.path(material).is_file()
+        # a packed class keeps no distances: where the class, its partner or a 5-piece class
+        # their moves lead to is packed (a man's promotion to five kings, say), only results
+        # can be compared
+        a, b, c, d = material
+        sources = {material, (c, d, a, b)}
+        reached = {t for source in sources for t in successor_classes(source) if sum(t) == 5}
+        compact = any(not tables.path(m).is_file() for m in sources | reached)
         started = time.perf_counter()
         with_run = decided = 0
         for _ in range(args.samples):
