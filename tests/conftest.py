@@ -8,7 +8,8 @@ happened to run in. Here the controller builds them into the user's cache with '
 tables --pieces 4' (the same files, compared in ``tests/cli/test_tables_side_by_side.py``),
 in a process of its own that leaves nothing in the controller's memory, before it starts the
 test processes (pytest-xdist starts them in its own ``pytest_sessionstart``, which runs last).
-The tests that build tables themselves do so in their own temporary caches, as before.
+The tests that build tables themselves do so in their own temporary caches, as before. In
+one process (``-n 0``, or a single test run) nothing waits, so nothing is built first.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from rulebook_build.rules import VARIANTS
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    if not getattr(session.config.option, "numprocesses", None):
+        return  # one process: each table is built by the first test that needs it, as before
     if hasattr(session.config, "workerinput") or native.compiler() is None:
         return  # a test process (the controller built them), or no compiled builder
     started = time.perf_counter()

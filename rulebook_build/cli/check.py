@@ -399,7 +399,7 @@ def _suggest_tables(variants: set[str]) -> None:
             print(
                 "note: the 5-piece endgame tables settle more problems (PWCP-2: 35 of 51 fully "
                 "decided at 20 s a problem, against 28 without them); 'rulebook tables --pieces "
-                "5 --pack' builds them once (about 9 minutes on 2 cores, 0.3 GB kept)",
+                f"5 --pack' builds them once ({FIVE_PIECE_COST[name]})",
                 file=sys.stderr,
             )
         else:  # not built by default: they take hours
