@@ -80,9 +80,11 @@ def test_the_compiled_search_agrees_with_the_python_search(
             python = ProofSearch(INTERNATIONAL, tables=tables).prove(
                 node, seconds=120.0, node_limit=PYTHON_RATE // 5
             )
+            if python.verdict == "undecided":
+                continue  # nothing to compare with (the compiled search's time spent elsewhere)
             answer = prover.solve(node[0], node[1], seconds=120.0, node_limit=COMPILED_RATE // 4)
             assert answer.problem is None
-            if "undecided" in (python.verdict, answer.verdict):
+            if answer.verdict == "undecided":
                 continue
             assert answer.verdict == python.verdict
             compared[python.verdict] += 1
