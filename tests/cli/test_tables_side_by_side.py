@@ -72,6 +72,16 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
     own = checker_tables(INTERNATIONAL)
     own.prepare_missing()
     shared = tmp_path / "shared"
+    # the cluster starts from the classes with at most one man, copied (their build is half of
+    # the work, and the kings' classes the slowest): it builds the three levels of two to four
+    # men, some 20 tasks, during which one worker is lost
+    for kind in (own.pure, own.rules):
+        folder = shared / "endgame" / kind.folder().name
+        folder.mkdir(parents=True)
+        for material in own.pure.material_classes():
+            if material[0] + material[2] <= 1:
+                copy = kind.path(material)
+                (folder / copy.name).write_bytes(copy.read_bytes())
     common = ("--variant", "international", "--pieces", "4")
     with (
         distributed.LocalCluster(
@@ -102,6 +112,7 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
         while len(client.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
             time.sleep(0.5)  # the nanny starts a new worker
     assert "every class of up to 4 pieces" in errors
+    assert "built 2 men v 2 men with its partner" in errors  # the last level, on the cluster
     on_cluster = built(shared)
     assert len(on_cluster) == 2 * 41  # two kinds, 41 classes of up to 4 pieces
     for kind in (own.pure, own.rules):
