@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import resource
 import shutil
 import sys
 import time
@@ -288,6 +289,7 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     seconds = 0.0
+    cpu_before = _cpu_seconds()
     # on a terminal, a bar over the slots to build (a class's time grows with its slots), with
     # the time left at the pace so far; the line per class stays above it
     bar = None
@@ -353,10 +355,24 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{variant.name}: every class of up to {pieces} pieces"
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
-        + f" is in {tables.cache_dir} ({seconds:.0f} s)",
+        + f" is in {tables.cache_dir} ({seconds:.0f} s"
+        + ("" if args.cluster else f", {_cpu_seconds() - cpu_before:.0f} s of CPU")
+        + ")",
         file=sys.stderr,
     )
     return 0
+
+
+def _cpu_seconds() -> float:
+    """The processor time of this process and of every process it has waited for: the
+    builders, and the processes of ``--jobs`` once their pool is shut down.  Beside the wall
+    time, a measure of the work that a busy machine does not inflate (a cluster's workers are
+    not counted: they are not this process's children)."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 PACKED_FROM = 5

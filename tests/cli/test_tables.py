@@ -22,7 +22,9 @@ def test_list_names_every_class_and_whether_it_is_cached(
     assert len(lines) == 4  # king or man against king or man
     assert all(line.endswith("pure not built, rules not built") for line in lines)
     assert main(["tables", "--pieces", "2"]) == 0
-    assert "every class of up to 2 pieces" in capsys.readouterr().err
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "every class of up to 2 pieces" in last
+    assert re.search(r"\(\d+ s, \d+ s of CPU\)$", last), last  # wall time and work done
     assert main(["tables", "--pieces", "2", "--list"]) == 0
     assert all(
         line.endswith("pure cached, rules cached") for line in capsys.readouterr().out.splitlines()
