@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import platform
+import re
 import shutil
 import subprocess
 import tempfile
@@ -59,7 +61,27 @@ def source_bytes(source: Path = SOURCE) -> bytes:
 FLAGS: Final = ("-O3", "-std=c11", "-D_POSIX_C_SOURCE=200809L")
 """How the programs are compiled.  -O3 rather than -O2: the Frisian 4-piece pair 1m1k v 1m1k
 builds in 19.9 s instead of 22.5 s.  No -march=native: a cache folder may be shared by
-machines of different processors."""
+machines of different processors (see ``machine_flags``)."""
+
+
+def machine_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> tuple[str, ...]:
+    """``-mpopcnt`` where this machine is an x86-64 whose processor counts bits in one
+    instruction (every one since about 2009): without it, each count of a board's pieces is a
+    call into the compiler's library, 9 % of the Frisian builder's time (measured with perf on
+    the 5-piece build; the 4-piece pair 1m2k v 1m then builds in 8 % less processor time, the
+    International 1m1k v 1m1k in 7 %; the proof search, measured on 66 first moves of the
+    problems, is no faster: 5.2 million nodes in the same time within the noise).  Other
+    processors count bits in one instruction anyway, or are left as they are.  The flags are
+    part of the program's name, so a machine without the instruction that shares the cache
+    folder compiles a program of its own instead of running this one; the values the programs
+    compute are the same either way (the tables' fingerprint leaves the flags out)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ()
+    return ("-mpopcnt",) if re.search(r"^flags\s*:.*\bpopcnt\b", text, re.MULTILINE) else ()
 
 
 def machine_cores() -> int:
@@ -93,11 +115,16 @@ def executable(folder: Path, source: Path = SOURCE) -> Path | None:
     """The compiled program (the builder, ``PROVER_SOURCE`` or ``PACK_SOURCE``) in
     ``folder/bin``, compiling it first if needed; None without a compiler or when compiling
     fails (Python is then used).  The proof search is compiled with zlib where it can be."""
-    if source == PROVER_SOURCE:
-        with_zlib = _compiled(folder, source, FLAGS + ZLIB_FLAGS, ZLIB_LIBRARY)
-        if with_zlib is not None:
-            return with_zlib
-    return _compiled(folder, source, FLAGS, ())
+    tried: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for machine in dict.fromkeys((machine_flags(), ())):  # a compiler that refuses them: without
+        if source == PROVER_SOURCE:
+            tried.append((FLAGS + machine + ZLIB_FLAGS, ZLIB_LIBRARY))
+        tried.append((FLAGS + machine, ()))
+    for flags, libraries in tried:
+        program = _compiled(folder, source, flags, libraries)
+        if program is not None:
+            return program
+    return None
 
 
 def _compiled(

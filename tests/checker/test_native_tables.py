@@ -15,6 +15,7 @@ themselves (a value is the minimax of its children's values).
 
 from __future__ import annotations
 
+import platform
 import random
 from pathlib import Path
 from typing import Final
@@ -282,3 +283,28 @@ def test_a_pair_too_large_to_build_whole_is_built_by_slices_on_first_use(
     for _ in range(300):
         state = random_state(rng, FRISIAN, material)
         assert sliced.probe(state) == whole.probe(state)
+
+
+@pytest.mark.parametrize(
+    ("flags", "wanted"), [("fpu sse2 popcnt lahf_lm", ("-mpopcnt",)), ("fpu sse2 lahf_lm", ())]
+)
+def test_the_bit_count_instruction_is_asked_for_only_where_the_processor_has_it(
+    tmp_path: Path, flags: str, wanted: tuple[str, ...]
+) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n", encoding="utf-8")
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        wanted = ()  # other processors are compiled for as they are
+    assert native.machine_flags(cpuinfo) == wanted
+    assert native.machine_flags(tmp_path / "missing") == ()
+
+
+def test_a_compiler_that_refuses_the_machine_flags_still_gives_a_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a flag no compiler knows: the program is compiled without it, not left to Python
+    monkeypatch.setattr(native, "machine_flags", lambda: ("-mno-such-flag-anywhere",))
+    program = native.executable(tmp_path, native.PACK_SOURCE)
+    assert program is not None and program.is_file()
+    assert len(list((tmp_path / "bin").glob("*.failed"))) == 1  # tried once, remembered
+    assert native.executable(tmp_path, native.PACK_SOURCE) == program
