@@ -67,14 +67,14 @@ machines of different processors (see ``machine_flags``)."""
 def machine_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> tuple[str, ...]:
     """``-mpopcnt`` where this machine is an x86-64 whose processor counts bits in one
     instruction (every one since about 2009): without it, each count of a board's pieces is a
-    call into the compiler's library, 9 % of the Frisian builder's time (measured with perf on
-    the 5-piece build; the 4-piece pair 1m2k v 1m then builds in 8 % less processor time, the
-    International 1m1k v 1m1k in 7 %; the proof search, measured on 66 first moves of the
-    problems, is no faster: 5.2 million nodes in the same time within the noise).  Other
-    processors count bits in one instruction anyway, or are left as they are.  The flags are
-    part of the program's name, so a machine without the instruction that shares the cache
-    folder compiles a program of its own instead of running this one; the values the programs
-    compute are the same either way (the tables' fingerprint leaves the flags out)."""
+    call into the compiler's library, 9 % of the Frisian builder's time under perf.  With it,
+    the builder needs 12 % less processor time on two Frisian 4-piece pairs and 4.5 % on two
+    International ones, for the same bytes (``benchmarks/machine_flags.py``); the proof search,
+    measured on 66 first moves of the problems, is no faster.  Other processors count bits in
+    one instruction anyway, or are left as they are.  The flags are part of the program's name,
+    so a machine without the instruction that shares the cache folder compiles a program of its
+    own instead of running this one; the values the programs compute are the same either way
+    (the tables' fingerprint leaves the flags out)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return ()
     try:
