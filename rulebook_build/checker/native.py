@@ -31,6 +31,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -64,6 +65,7 @@ builds in 19.9 s instead of 22.5 s.  No -march=native: a cache folder may be sha
 machines of different processors (see ``machine_flags``)."""
 
 
+@cache
 def machine_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> tuple[str, ...]:
     """``-mpopcnt`` where this machine is an x86-64 whose processor counts bits in one
     instruction (every one since about 2009): without it, each count of a board's pieces is a
