@@ -60,16 +60,16 @@ def main() -> int:
             folder = tables.folder()
             cpu = dict.fromkeys(programs, 0.0)
             written: dict[str, dict[str, bytes]] = {label: {} for label in programs}
+            for label in programs:  # a folder a program, holding links to the inputs
+                work = root / f"{name}-{label}"
+                work.mkdir()
+                for table in folder.glob("*.bin"):
+                    (work / table.name).symlink_to(table)
             for _ in range(args.rounds):
                 for label, program in programs.items():
                     assert program is not None
+                    work = root / f"{name}-{label}"
                     for pair in pairs:
-                        work = root / f"{name}-{label}"
-                        work.mkdir(exist_ok=True)
-                        for table in folder.glob("*.bin"):
-                            link = work / table.name
-                            if not link.exists():
-                                link.symlink_to(table)
                         before = children_cpu()
                         native.build_pair(program, work, pair, frisian=name == "frisian")
                         cpu[label] += children_cpu() - before
@@ -77,12 +77,13 @@ def main() -> int:
                             written[label][body.name] = body.read_bytes()
                             os.unlink(body)
             labels = list(programs)
-            same = same and written[labels[0]] == written[labels[1]]
+            agree = written[labels[0]] == written[labels[1]]
+            same = same and agree
             print(
                 f"{name}: pairs {', '.join(map(str, pairs))}, {args.rounds} rounds: "
                 + ", ".join(f"{label} {cpu[label]:.2f} s of CPU" for label in labels)
                 + f"; ratio {cpu[labels[1]] / cpu[labels[0]]:.3f}; "
-                + ("the same bytes" if written[labels[0]] == written[labels[1]] else "BYTES DIFFER")
+                + ("the same bytes" if agree else "BYTES DIFFER")
             )
     return 0 if same else 1
 
