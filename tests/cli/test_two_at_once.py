@@ -1,5 +1,6 @@
-"""Two ``rulebook check`` started together on an empty cache both finish with the right verdict:
-building the tables and compiling the C programs are atomic or locked (cachedir.py)."""
+"""Two ``rulebook check`` started together on a cache without its programs and without some of
+its tables both finish with the right verdict: building the tables and compiling the C programs
+are atomic or locked (cachedir.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.cachedir import exclusive, lock_file
+from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.rules import INTERNATIONAL
 
 PROBLEM = """[Event "two at once"]
 [SetUp "1"]
@@ -22,10 +25,35 @@ PROBLEM = """[Event "two at once"]
 """
 
 
-def test_two_checks_at_once_on_an_empty_cache(tmp_path: Path) -> None:
+def seeded(cache: Path) -> list[str]:
+    """``cache`` with the checker's International tables of up to 4 pieces, copied from the
+    user's cache, but those with three men or more: the two commands find those missing (and
+    every compiled program) and build them at the same time.  An empty cache would make them
+    build all 41 classes, some 40 s of processor time, for the same race.  Returns the names
+    of the classes left out."""
+    own = checker_tables(INTERNATIONAL)
+    own.prepare_missing()
+    left_out = []
+    for kind in (own.pure, own.rules):
+        folder = cache / "endgame" / kind.folder().name
+        folder.mkdir(parents=True)
+        for material in own.pure.material_classes():
+            if sum(material) > 4:
+                continue
+            if material[0] + material[2] >= 3:
+                left_out.append(kind.path(material).name)
+                continue
+            copy = kind.path(material)
+            (folder / copy.name).write_bytes(copy.read_bytes())
+    return left_out
+
+
+def test_two_checks_at_once_on_a_cache_missing_programs_and_tables(tmp_path: Path) -> None:
     problem = tmp_path / "problem.pdn"
     problem.write_text(PROBLEM, encoding="utf-8")
     cache = tmp_path / "cache"
+    missing = seeded(cache)
+    assert len(missing) >= 10  # both kinds
     command = [
         sys.executable,
         "-c",
@@ -55,9 +83,12 @@ def test_two_checks_at_once_on_an_empty_cache(tmp_path: Path) -> None:
         assert "Traceback" not in err
         record = json.loads(out)
         assert record["grade"] == "correct" and record["winning_keys"] == ["15-10"]
-    # the tables were built once, into the cache given, and nothing half-written is left
+    # the missing tables were built, into the cache given, and nothing half-written is left
     folders = sorted(path.name for path in (cache / "endgame").iterdir())
     assert any(name.startswith("international-v") for name in folders)
+    present = {path.name for path in (cache / "endgame").rglob("*.bin")}
+    assert set(missing) <= present
+    assert list((cache / "endgame" / "bin").glob("tablebuild-*"))
     leftovers = [p for p in (cache / "endgame").rglob("*") if p.suffix in (".tmp", ".body")]
     assert leftovers == []
 
