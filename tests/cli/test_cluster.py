@@ -98,7 +98,26 @@ def test_a_cluster_gives_the_same_json_when_a_worker_is_lost(tmp_path: Path) -> 
 
 def test_no_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     files = problems(tmp_path)[:1]
-    run = check("--cluster", "tcp://127.0.0.1:9", *files)
+    # the command as a user runs it, but for the time it waits for an answer (10 s: the same
+    # message after 1 s, and the suite does not sit idle)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from rulebook_build.cli import cluster, main\n"
+            "cluster.CONNECT_TIMEOUT = '1s'\n"
+            "raise SystemExit(main())",
+            "check",
+            "--json",
+            "--cluster",
+            "tcp://127.0.0.1:9",
+            *files,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPOSITORY,
+    )
     _out, errors = run.communicate(timeout=120)
     assert run.returncode == 2
     assert "--cluster tcp://127.0.0.1:9: no scheduler answers there" in errors
