@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from rulebook_build.cachedir import exclusive
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -157,9 +160,24 @@ def rulebook_build(root: Path, out: Path) -> Site:
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The project's own docs, built by ``rulebook build --out``."""
-    return rulebook_build(REPOSITORY, tmp_path_factory.mktemp("real") / "site")
+def real_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Site:
+    """The project's own docs, built by ``rulebook build --out``: once for the whole run, in
+    the temporary folder that pytest-xdist's test processes share (the first one to need it
+    builds it, under a lock, and the others read what it left; some 25 s of processor time,
+    most of it the search index of 475 pages).  The tests only read it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    out = shared / "real-site" / "site"
+    record = shared / "real-site" / "result.json"
+    with exclusive(shared / "real-site"):
+        if not record.is_file():
+            built = rulebook_build(REPOSITORY, out)
+            result = built.result
+            fields = [result.returncode, result.stdout, result.stderr]
+            record.write_text(json.dumps(fields), encoding="utf-8")
+    returncode, stdout, stderr = json.loads(record.read_text(encoding="utf-8"))
+    command = [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)]
+    return Site(REPOSITORY, out, subprocess.CompletedProcess(command, returncode, stdout, stderr))
 
 
 def pytest_configure(config: pytest.Config) -> None:
