@@ -171,6 +171,7 @@ def real_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Site:
     record = shared / "real-site" / "result.json"
     with exclusive(shared / "real-site"):
         if not record.is_file():
+            record.parent.mkdir(parents=True, exist_ok=True)
             built = rulebook_build(REPOSITORY, out)
             result = built.result
             fields = [result.returncode, result.stdout, result.stderr]
