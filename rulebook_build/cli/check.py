@@ -45,6 +45,8 @@ from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from rulebook_build.checker.tables.kinds import CheckerTables
 
 
@@ -336,19 +338,21 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(step, _Task):
             unique.setdefault(step.digest, step)
     tasks = list(unique.values())
-    for task in tasks:  # every table is built before any clock starts, here, once
-        _tables(find_variant(task.variant), _WORKER_TABLES, task.tables, args.table_pieces)
-    wanted = machine_cores() if args.jobs is None else args.jobs
-    jobs = min(wanted, max(1, len(tasks)))
-    single = jobs == 1 and not args.cluster
-    progress = None if args.json or not single or not sys.stderr.isatty() else _progress
-    bar = _Bar(len(tasks)) if not args.json and not single and sys.stderr.isatty() else None
-    any_unsound = False
-    undecided: set[str] = set()  # the variants of the problems left undecided
-    done: dict[str, Judgement] = {}
     with contextlib.ExitStack() as stack:
-        if args.cluster:
-            judged: Iterator[Judgement] = _on_cluster(stack, args.cluster, tasks)
+        # a scheduler that does not answer is said at once, before any table is built
+        client = connect(stack, args.cluster) if args.cluster else None
+        for task in tasks:  # every table is built before any clock starts, here, once
+            _tables(find_variant(task.variant), _WORKER_TABLES, task.tables, args.table_pieces)
+        wanted = machine_cores() if args.jobs is None else args.jobs
+        jobs = min(wanted, max(1, len(tasks)))
+        single = jobs == 1 and not args.cluster
+        progress = None if args.json or not single or not sys.stderr.isatty() else _progress
+        bar = _Bar(len(tasks)) if not args.json and not single and sys.stderr.isatty() else None
+        any_unsound = False
+        undecided: set[str] = set()  # the variants of the problems left undecided
+        done: dict[str, Judgement] = {}
+        if client is not None:
+            judged: Iterator[Judgement] = _on_cluster(client, tasks)
         elif jobs > 1:
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
             judged = pool.map(_judge, tasks)
@@ -411,13 +415,11 @@ def _suggest_tables(variants: set[str]) -> None:
             )
 
 
-def _on_cluster(
-    stack: contextlib.ExitStack, address: str, tasks: list[_Task]
-) -> Iterator[Judgement]:
+def _on_cluster(client: Client, tasks: list[_Task]) -> Iterator[Judgement]:
     """The judgements of ``tasks`` from a Dask cluster, in their order.  A worker lost during
     the run costs its tasks a rerun on another worker (the scheduler's own retry), never a
     lost or doubled result: each task's result is read from its own future."""
-    futures = connect(stack, address).map(_judge, tasks, pure=False)
+    futures = client.map(_judge, tasks, pure=False)
     return (future.result() for future in futures)
 
 
