@@ -30,10 +30,12 @@ Frisian; it needs a C compiler), else up to 3 pieces in Python, and, unless it i
 * Frisian, 5 pieces (``--pieces 5``, best with ``--pack``): 17.75 billion slots a kind, 35.5 GB
   on disk a kind before packing.  The two pairs of more than a billion slots (1m1k v 2m1k, 3.6
   billion, and 1m1k v 1m2k, 6.9 billion: some 35 GB of memory built whole) are built by slices
-  (``retrograde.WHOLE_PAIR_SLOTS``), with every art. 17 run in each slice.  Measured: 0.70 µs a
-  slot (1m3k v 1k with its partner, 0.88 billion slots, 617 s beside another pair on 2 cores),
-  so an estimated 3.5 hours for both kinds on 2 cores, some 2 GB kept with ``--pack``; the
-  whole command has not yet been run to its end.
+  (``retrograde.WHOLE_PAIR_SLOTS``), with every art. 17 run in each slice.  Run to its end on
+  a 2-core machine (over three sessions, beside other work): 0.53 µs of processor time a slot
+  (the last run: 12.4 billion slots in 6,590 s), so about 18,800 s of processor time for both
+  kinds, 2.6 hours on 2 cores, plus some 10 minutes of packing; about 60 GB of disk at the
+  peak (a class is packed once every pair that leads to it is built), 1.23 GB kept with
+  ``--pack`` (``benchmarks/results/frisian-5-full.txt``).
 * 4 pieces without a C compiler: pure Python, one to six minutes a class (about 35 minutes for
   all of International), 250 bytes of memory a slot while a pair builds.
 
