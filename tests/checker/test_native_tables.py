@@ -75,13 +75,30 @@ def counted(variant: Variant, material: tuple[int, int, int, int]) -> bool:
     return kings_only or lone_king_ending(material) is not None
 
 
+@pytest.fixture(
+    scope="module",
+    params=[(INTERNATIONAL, "pure"), (INTERNATIONAL, "rules"), (FRISIAN, "rules")],
+    ids=lambda p: f"{p[0].name}-{p[1]}",
+)
+def compared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[EndgameTables, EndgameTables]:
+    """The builders compared slot for slot here.  Fries Spel's pure 3-piece classes take the
+    Python builder a minute and a half in a busy suite (their art. 17 runs multiply the
+    positions), more than any other test: benchmarks/builders.py compares them slot for slot
+    (every class, both kinds, both variants), and the suite checks a sample of each of them
+    against the rules (``test_every_frisian_3_piece_table_follows_the_rules_on_a_sample``)."""
+    variant, semantics = request.param
+    return pair(tmp_path_factory, semantics, variant)
+
+
 def test_both_builders_give_every_slot_the_same_value(
-    both: tuple[EndgameTables, EndgameTables],
+    compared: tuple[EndgameTables, EndgameTables],
 ) -> None:
     # pure: every class of up to 3 pieces; with the count rules: the 2-piece classes and those
     # where a count rule can end the game (the others are the pure tables again, the Python
     # builder takes a minute a variant for them; benchmarks/builders.py compares them all)
-    compiled, python = both
+    compiled, python = compared
     classes = compiled.material_classes()
     assert len(classes) == 16
     if compiled.semantics == "rules":
@@ -102,6 +119,28 @@ def test_the_checker_builds_4_pieces_itself_only_with_the_compiled_builder(
     for variant in (INTERNATIONAL, FRISIAN):
         tables = checker_tables(variant, cache_dir=tmp_path)
         assert tables.pure.max_pieces == tables.rules.max_pieces == 4
+
+
+def test_every_frisian_3_piece_table_follows_the_rules_on_a_sample() -> None:
+    # the compiled builder's pure Fries Spel tables of up to 3 pieces (compared slot for slot
+    # with the Python builder's in benchmarks/builders.py): in each class, random positions
+    # with either side to move and random art. 17 runs of both sides, each value what its
+    # moves make it (one retrograde step, by the Python engine's moves)
+    tables = checker_tables(FRISIAN).pure
+    classes = [m for m in tables.material_classes() if sum(m) <= 3]
+    assert len(classes) == 16
+    rng = random.Random(20261126)
+    with_run = decided = 0
+    for material in classes:
+        tables.prepare(material)
+        for _ in range(3000):
+            state = random_state(rng, FRISIAN, material)
+            stored = tables.probe(state)
+            assert stored is not None
+            assert stored == tables._from_successors(state), (material, state)
+            with_run += bool(state[5][0] or state[6][0])
+            decided += stored.result != "draw"
+    assert with_run >= 8000 and decided >= 30000  # of 48,000 (8,914 and 37,124)
 
 
 def test_a_frisian_4_piece_table_follows_the_rules_on_a_sample() -> None:
