@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.drawrules import initial_clocks
 from rulebook_build.rules.variants import Variant
+from tests.tablecopy import copy_checker_tables
 
 from .differential import random_node
 
@@ -32,14 +32,7 @@ pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler
 
 def copied(variant: Variant, target: Path) -> CheckerTables:
     """The checker's own tables (up to 4 pieces), copied into ``target`` as a cache."""
-    own = checker_tables(variant)
-    own.prepare_missing()
-    for kind in (own.pure, own.rules):
-        folder = target / kind.folder().name
-        folder.mkdir(parents=True)
-        for material in kind.material_classes():
-            if sum(material) <= own.max_pieces:  # not what 'rulebook tables' may have added
-                shutil.copy(kind.path(material), folder)
+    copy_checker_tables(variant, target)
     return checker_tables(variant, cache_dir=target)
 
 

@@ -17,6 +17,7 @@ import pytest
 from rulebook_build.checker import native
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
+from tests.tablecopy import copy_checker_tables
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -76,14 +77,9 @@ def test_a_cluster_builds_the_same_files_when_a_worker_is_lost(tmp_path: Path) -
     # more and at most one king (1 man v 1 man to 2 men v 2 men, in five levels, both kinds),
     # and one worker is lost on the way; the kings' classes, copied, are most of the work of
     # the 4-piece tables (the user's cache may hold larger classes too: not these)
-    for kind in (own.pure, own.rules):
-        folder = shared / "endgame" / kind.folder().name
-        folder.mkdir(parents=True)
-        for material in own.pure.material_classes():
-            men, kings = material[0] + material[2], material[1] + material[3]
-            if sum(material) <= 4 and not (men >= 2 and kings <= 1):
-                copy = kind.path(material)
-                (folder / copy.name).write_bytes(copy.read_bytes())
+    copy_checker_tables(
+        INTERNATIONAL, shared / "endgame", lambda m: m[0] + m[2] < 2 or m[1] + m[3] > 1
+    )
     common = ("--variant", "international", "--pieces", "4")
     with (
         distributed.LocalCluster(

@@ -15,6 +15,7 @@ import pytest
 from rulebook_build.cachedir import exclusive, lock_file
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
+from tests.tablecopy import copy_checker_tables
 
 PROBLEM = """[Event "two at once"]
 [SetUp "1"]
@@ -31,21 +32,9 @@ def seeded(cache: Path) -> list[str]:
     every compiled program) and build them at the same time.  An empty cache would make them
     build all 41 classes, some 40 s of processor time, for the same race.  Returns the names
     of the classes left out."""
-    own = checker_tables(INTERNATIONAL)
-    own.prepare_missing()
-    left_out = []
-    for kind in (own.pure, own.rules):
-        folder = cache / "endgame" / kind.folder().name
-        folder.mkdir(parents=True)
-        for material in own.pure.material_classes():
-            if sum(material) > 4:
-                continue
-            if material[0] + material[2] >= 3:
-                left_out.append(kind.path(material).name)
-                continue
-            copy = kind.path(material)
-            (folder / copy.name).write_bytes(copy.read_bytes())
-    return left_out
+    left_out = copy_checker_tables(INTERNATIONAL, cache / "endgame", lambda m: m[0] + m[2] < 3)
+    tables = checker_tables(INTERNATIONAL, cache_dir=cache / "endgame")
+    return [kind.path(m).name for kind in (tables.pure, tables.rules) for m in left_out]
 
 
 def test_two_checks_at_once_on_a_cache_missing_programs_and_tables(tmp_path: Path) -> None:
