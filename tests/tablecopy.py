@@ -6,10 +6,9 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from rulebook_build.checker.tables.index import Material
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import Variant
-
-Material = tuple[int, int, int, int]
 
 
 def copy_checker_tables(
