@@ -174,10 +174,9 @@ def real_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Site:
             record.parent.mkdir(parents=True, exist_ok=True)
             built = rulebook_build(REPOSITORY, out)
             result = built.result
-            fields = [result.returncode, result.stdout, result.stderr]
+            fields = [result.args, result.returncode, result.stdout, result.stderr]
             record.write_text(json.dumps(fields), encoding="utf-8")
-    returncode, stdout, stderr = json.loads(record.read_text(encoding="utf-8"))
-    command = [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)]
+    command, returncode, stdout, stderr = json.loads(record.read_text(encoding="utf-8"))
     return Site(REPOSITORY, out, subprocess.CompletedProcess(command, returncode, stdout, stderr))
 
 
