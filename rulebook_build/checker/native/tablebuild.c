@@ -201,6 +201,16 @@ static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk, run own, run other) {
     return (int64_t)(k * SLICE_SIZE) + with_runs(&mb->l, kings, ok, pk, own, other);
 }
 
+/* node_of for a pair built whole, from the ranks of the four groups (rank_of, -1 for a set
+ * outside its domain): the parents of a node share three of the four, so each is ranked once */
+static int64_t node_of_ranks(int k, const int64_t r[4], bb ok, bb pk, run own, run other) {
+    const member *mb = &MEMBERS[k];
+    if (r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) return -1;
+    const layout *l = &mb->l;
+    int64_t i = r[0] * (int64_t)l->mult[0] + r[1] * (int64_t)l->mult[1] + r[2] * (int64_t)l->mult[2] + r[3];
+    return (int64_t)mb->offset + with_runs(l, i, ok, pk, own, other);
+}
+
 /* the member, position and runs of a node; 0 for an unused slot (two pieces on one square) */
 static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, run *own, run *other) {
     *own = *other = NO_RUN;
@@ -208,14 +218,15 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
         *k = MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
         return decode_slot(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk, own, other);
     }
-    *k = (int)(node / SLICE_SIZE);
-    uint64_t r = node % SLICE_SIZE;
+    *k = node >= SLICE_SIZE;
+    uint64_t r = node - (uint64_t)*k * SLICE_SIZE;
     const layout *l = &MEMBERS[*k].l;
-    uint64_t kings = r / (l->own_digits * l->other_digits);
+    uint64_t kings = quotient(r, l->by_digits);
+    uint64_t r1 = quotient(kings, l->by_mult[2]); /* mult[2] is count[3] */
     *om = SLICE_MEN[*k][0];
     *pm = SLICE_MEN[*k][1];
-    *ok = l->sets[1][kings / l->count[3]];
-    *pk = l->sets[3][kings % l->count[3]];
+    *ok = l->sets[1][r1];
+    *pk = l->sets[3][kings - r1 * l->count[3]];
     if (!disjoint(*om, *ok, *pm, *pk)) return 0;
     runs_of_slot(l, r, *ok, *pk, own, other);
     return 1;
@@ -228,14 +239,15 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
  * Fries Spel class of kings.  Whole, one bit a placement of the pair; by slices, of the slice. */
 static uint8_t *CAPTURING;
 static uint64_t DIGITS;
+static divisor BY_DIGITS;
 
 static inline void mark_capturing(uint64_t node) {
-    uint64_t p = node / DIGITS;
+    uint64_t p = quotient(node, BY_DIGITS);
     CAPTURING[p >> 3] |= (uint8_t)(1u << (p & 7));
 }
 
 static inline int capturing(uint64_t node) {
-    uint64_t p = node / DIGITS;
+    uint64_t p = quotient(node, BY_DIGITS);
     return CAPTURING[p >> 3] >> (p & 7) & 1;
 }
 
@@ -286,7 +298,7 @@ static void initialise(uint64_t node) {
                                   __builtin_popcountll(pm), __builtin_popcountll(pk));
     /* the nodes of a placement come one after another (its runs are the last digits), and
      * have the same captures: CAPS still holds them (nothing below generates captures) */
-    uint64_t placement = node / DIGITS;
+    uint64_t placement = quotient(node, BY_DIGITS);
     int n = placement == CAPS_OF ? CAP_COUNT : captures(om, ok, pm, pk);
     CAPS_OF = placement;
     if (CAP_OVERFLOW) { fprintf(stderr, "tablebuild: more capture routes than %d\n", MAX_CAPTURES); exit(1); }
@@ -376,38 +388,59 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
     int pa = MEMBERS[k].partner;
     bb empty = BOARD & ~(om | ok | pm | pk);
     int runs = MEMBERS[pa].l.own_digits > 1; /* the side that moved has a run digit */
+    const int *pm4 = MEMBERS[pa].l.m;
+    /* the parents are turned round so that their side to move is White: the sets turned once,
+     * the piece taken back moved in them bit by bit (a square's bit b turns into 55 - b) */
+    bb c = mirror(om), e = mirror(ok), mpm = mirror(pm), mpk = mirror(pk);
+    /* built whole, the parent's groups ranked once: the side to move here is the parent's
+     * other side (groups 2 and 3), whose pieces stand still */
+    int64_t r[4] = {0, 0, 0, 0};
+    if (!SLICES) {
+        r[2] = rank_of(2, c, pm4[2]);
+        r[3] = rank_of(1, e, pm4[3]);
+    }
     /* in the parent the side to move here is the other side, with its run turned round */
     run before = mirror_run(own);
     /* the other side (moving down in this frame) made the last move: take it back */
-    if (!other.count) /* with a run, the last move was that king's */
+    if (!other.count) { /* with a run, the last move was that king's */
+        if (!SLICES) r[1] = rank_of(1, mpk, pm4[1]);
         for (bb x = pm; x; x &= x - 1) {
             int t = __builtin_ctzll(x);
             for (int d = 0; d < 2; d++) { /* it came from one square up */
                 if (!RAY_LEN[d][t]) continue;
                 int f = RAY[d][t][0];
                 if (!(empty >> f & 1)) continue;
-                bb was = (pm & ~((bb)1 << t)) | (bb)1 << f;
-                /* the parent, turned round so that its side to move is White */
-                bb a = mirror(was), b = mirror(pk), c = mirror(om), e = mirror(ok);
-                int64_t first = node_of(pa, a, b, c, e, NO_RUN, before); /* by slices: -1 */
+                /* the parent's men of its side to move: the man back from t to f */
+                bb a = (mpm & ~((bb)1 << mirror_bit(t))) | (bb)1 << mirror_bit(f), b = mpk;
+                int64_t first; /* by slices: -1 */
+                if (SLICES) first = node_of(pa, a, b, c, e, NO_RUN, before);
+                else {
+                    r[0] = rank_of(0, a, pm4[0]);
+                    first = node_of_ranks(pa, r, b, e, NO_RUN, before);
+                }
                 if (first < 0 || capturing((uint64_t)first)) continue;
                 visit_parents(pa, (uint64_t)first, b, runs, -1, visit, distance);
             }
         }
+    }
+    if (!SLICES) r[0] = rank_of(0, mpm, pm4[0]);
     for (bb x = pk; x; x &= x - 1) {
         int t = __builtin_ctzll(x);
         if (runs && (!other.count || other.bit != t)) continue; /* not the king that moved last */
         for (int d = 0; d < 4; d++)
             for (int i = 0; i < RAY_LEN[d][t] && (empty >> RAY[d][t][i] & 1); i++) {
                 int f = RAY[d][t][i];
-                bb was = (pk & ~((bb)1 << t)) | (bb)1 << f;
-                bb a = mirror(pm), b = mirror(was), c = mirror(om), e = mirror(ok);
+                bb a = mpm, b = (mpk & ~((bb)1 << mirror_bit(t))) | (bb)1 << mirror_bit(f);
+                if (!SLICES) r[1] = rank_of(1, b, pm4[1]);
                 if (!runs || other.count == 1) {
-                    int64_t first = node_of(pa, a, b, c, e, NO_RUN, before);
+                    int64_t first = SLICES ? node_of(pa, a, b, c, e, NO_RUN, before)
+                                           : node_of_ranks(pa, r, b, e, NO_RUN, before);
                     if (first < 0 || capturing((uint64_t)first)) continue;
                     visit_parents(pa, (uint64_t)first, b, runs ? 2 : 0, mirror_bit(f), visit, distance);
                 } else {
-                    int64_t j = node_of(pa, a, b, c, e, (run){other.count - 1, mirror_bit(f)}, before);
+                    run moved = {other.count - 1, mirror_bit(f)};
+                    int64_t j = SLICES ? node_of(pa, a, b, c, e, moved, before)
+                                       : node_of_ranks(pa, r, b, e, moved, before);
                     if (j >= 0 && !capturing((uint64_t)j)) visit((uint64_t)j, distance);
                 }
             }
@@ -451,12 +484,18 @@ static void found(uint64_t parent, int distance) {
     FOUND[FOUND_COUNT++] = parent;
 }
 
+#define AHEAD 16 /* how many nodes of a bucket ahead settle asks for their counts and values */
+
 /* values by increasing distance from the buckets; keeps their memory for the next slice */
 static void settle(int keep) {
     for (int distance = 0; distance <= TOP_DISTANCE; distance++) {
         bucket *b = &BUCKETS[distance];
         for (size_t i = 0; i < b->count; i++) {
             uint64_t node = b->items[i];
+            if (i + AHEAD < b->count) { /* the nodes of a bucket are in no order: fetch ahead */
+                __builtin_prefetch(&REMAINING[b->items[i + AHEAD]]);
+                __builtin_prefetch(&VALUES[b->items[i + AHEAD]]);
+            }
             if (REMAINING[node] == DONE) continue;
             if (VALUES[node] != DRAW) continue;
             VALUES[node] = (val)distance;
@@ -683,6 +722,7 @@ int main(int argc, char **argv) {
     double started = now();
     /* the partner's digits are this class's the other way round: the same number a placement */
     DIGITS = MEMBERS[0].l.own_digits * MEMBERS[0].l.other_digits;
+    BY_DIGITS = divisor_of(DIGITS);
     if (SLICES) return build_by_slices(started, jobs);
     if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large (build it by slices)\n"); return 1; }
     VALUES = malloc(sizeof(val) * total);
