@@ -71,6 +71,7 @@ from typing import Protocol
 
 from rulebook_build.cachedir import (
     add_cache_argument,
+    exclusive,
     lock_file,
     locks_folder,
     use_cache_argument,
@@ -409,18 +410,27 @@ def _pack(
     if not as_built:
         print(f"packing {len(chosen)} classes", file=sys.stderr, flush=True)
 
-    def one(material: Material) -> tuple[Material, int, int]:
-        paths = [kind.path(material) for kind in kinds]
-        before = sum(path.stat().st_size for path in paths)
-        after = tables.pack(material)
-        for path in paths:  # the compact file is whole and checked: the built ones may go
-            path.unlink()
-            path.with_name(path.name + tablefile.STAMP).unlink(missing_ok=True)
-        return material, before, after
+    def one(material: Material) -> tuple[Material, int, int] | None:
+        # under the pair's lock, which its builds take too: two commands that build into one
+        # cache (two checks started at once) would otherwise pack a class both, and the one
+        # that came second find the built files gone
+        with exclusive(tables.pure.folder(), pair_name(material)):
+            paths = [kind.path(material) for kind in kinds]
+            if not all(path.is_file() for path in paths):
+                return None  # packed by another process meanwhile
+            before = sum(path.stat().st_size for path in paths)
+            after = tables.pack(material)
+            for path in paths:  # the compact file is whole and checked: the built ones may go
+                path.unlink()
+                path.with_name(path.name + tablefile.STAMP).unlink(missing_ok=True)
+            return material, before, after
 
     total_before = total_after = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for material, before, after in pool.map(one, chosen):
+        for done in pool.map(one, chosen):
+            if done is None:
+                continue
+            material, before, after = done
             total_before += before
             total_after += after
             print(

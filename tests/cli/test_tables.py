@@ -245,3 +245,57 @@ def test_pack_then_export_and_install_the_compact_files(
     assert federation.probe(state) is not None
     assert composer.probe(state) == federation.probe(state)
     assert composer.probe_rules(state) == federation.probe_rules(state)
+
+
+def test_two_commands_packing_one_cache_pack_each_class_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two checks started at once on a cache without the 5-piece tables both build and pack
+    # them: the one that came second to a class found its built files gone and stopped with a
+    # traceback (FileNotFoundError), until packing took the pair's lock.  Here two threads pack
+    # the same 3-piece classes (standing for 5-piece ones), each packing slowed down so that
+    # both have chosen every class before either is done.
+    import threading
+    import time
+
+    from rulebook_build.cli import tables as tables_command
+
+    monkeypatch.setattr(tables_command, "PACKED_FROM", 3)
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    assert main(["tables", "--pieces", "3"]) == 0
+    both = kinds.checker_tables(find_variant("international"), cache_dir=tmp_path)
+    classes = [m for m in both.pure.material_classes() if sum(m) <= 3]
+    built = sum(
+        kind.path(m).stat().st_size
+        for kind in (both.pure, both.rules)
+        for m in classes
+        if sum(m) == 3
+    )
+    real_pack = kinds.CheckerTables.pack
+
+    def slow_pack(
+        self: kinds.CheckerTables, material: endgame.Material, target: Path | None = None
+    ) -> int:
+        time.sleep(0.2)
+        return real_pack(self, material, target)
+
+    monkeypatch.setattr(kinds.CheckerTables, "pack", slow_pack)
+    results: list[tuple[float, int, int]] = []
+    failures: list[BaseException] = []
+
+    def pack() -> None:
+        try:
+            results.append(tables_command._pack(both, classes, 2))
+        except BaseException as failure:  # reported by the assertion below
+            failures.append(failure)
+
+    threads = [threading.Thread(target=pack) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    assert sum(before for _, before, _ in results) == built  # each class packed once
+    assert len(list(both.pure.compact_folder().glob("*.pack"))) == 12
+    assert not [m for m in classes if sum(m) == 3 and both.pure.path(m).is_file()]
+    assert both.probe((1 << 20, 1 << 30, 0, 1 << 45, True)) is not None
