@@ -214,7 +214,7 @@ typedef struct {
      * side's digit the faster one; 1 where a side has none, and always in International */
     uint64_t own_digits, other_digits;
     uint64_t slots;     /* size * own_digits * other_digits: the values of the table */
-    bb *sets[4];        /* every set of each group, in rank order */
+    bb *sets[4];        /* every set of each group, in rank order (list_sets; else NULL) */
     divisor by_mult[4], by_digits, by_other; /* mult[g], own * other digits, other_digits */
 } layout;
 
@@ -271,10 +271,17 @@ static void make_layout(layout *l, const int m[4]) {
     for (int g = 0; g < 4; g++) l->by_mult[g] = divisor_of(l->mult[g]);
     l->by_digits = divisor_of(l->own_digits * l->other_digits);
     l->by_other = divisor_of(l->other_digits);
+    for (int g = 0; g < 4; g++) l->sets[g] = NULL; /* list_sets, for decode only */
+}
+
+/* every set of each group, which ``decode`` reads: only the builder's own pair needs them (a
+ * probe or a child's slot needs the ranks alone, and listing them took the compiled search
+ * more time than its nodes on a short search) */
+static inline void list_sets(layout *l) {
     for (int g = 0; g < 4; g++) {
         l->sets[g] = malloc(sizeof(bb) * l->count[g]);
         if (!l->sets[g]) { fprintf(stderr, "out of memory\n"); exit(1); }
-        enumerate_sets(GROUP_DOMAIN[g], m[g], l->sets[g]);
+        enumerate_sets(GROUP_DOMAIN[g], l->m[g], l->sets[g]);
     }
 }
 

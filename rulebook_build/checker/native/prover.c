@@ -849,16 +849,18 @@ static int parse_hex(const char *text, bb *out) {
     return 1;
 }
 
-/* zeroed memory for a table read at random; the machine clears a page when it is first touched */
+/* Zeroed memory for a table read at random; the machine clears a page when it is first touched.
+ * No huge pages: they made a search of millions of nodes some 5 % faster (fewer TLB misses),
+ * but a huge page is cleared whole, and a short search given a table for many seconds (a check
+ * counted in work sizes the table by the work it may do) touched every one of them: 1.7 s for
+ * 800 MB, for a search of 9,000 nodes that takes 0.04 s without.  Asking for them only after a
+ * million nodes gained nothing: by then the search has touched most pages. */
 static void *table_memory(size_t bytes, uint64_t megabytes) {
     void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
         fprintf(stderr, "prover: cannot allocate %llu MB\n", (unsigned long long)megabytes);
         exit(1);
     }
-#ifdef MADV_HUGEPAGE
-    madvise(memory, bytes, MADV_HUGEPAGE); /* fewer TLB misses */
-#endif
     return memory;
 }
 

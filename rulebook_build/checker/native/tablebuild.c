@@ -709,12 +709,14 @@ int main(int argc, char **argv) {
     MEMBER_COUNT = memcmp(m, partner, sizeof m) ? 2 : 1;
     memcpy(MEMBERS[0].m, m, sizeof m);
     make_layout(&MEMBERS[0].l, m);
+    list_sets(&MEMBERS[0].l);
     MEMBERS[0].offset = 0;
     MEMBERS[0].partner = MEMBER_COUNT == 2 ? 1 : 0;
     uint64_t total = MEMBERS[0].l.slots;
     if (MEMBER_COUNT == 2) {
         memcpy(MEMBERS[1].m, partner, sizeof m);
         make_layout(&MEMBERS[1].l, partner);
+        list_sets(&MEMBERS[1].l);
         MEMBERS[1].offset = total;
         MEMBERS[1].partner = 0;
         total += MEMBERS[1].l.slots;
