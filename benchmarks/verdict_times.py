@@ -1,0 +1,72 @@
+"""Compare two runs of ``rulebook check --json`` over the same problems: the same JSON apart from
+``seconds``, and how the time was spent.
+
+    rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/pwcp-2/ > after.jsonl
+    python benchmarks/verdict_times.py before.jsonl after.jsonl [--only "PWCP 2a"]
+
+Prints each file's median, total and count of problems under 1 s, over every problem and over
+the fully decided ones (no criterion ``undecided``), and every game whose JSON differs in more
+than ``seconds`` (with ``--deterministic`` there should be none).  ``--only`` keeps the games
+whose source contains the text (a collection's two files share problems, judged once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+Verdict = dict[str, Any]
+
+
+def read(path: Path) -> dict[str, Verdict]:
+    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+    return {row["source"]: row for row in rows}
+
+
+def decided(row: Verdict) -> bool:
+    return all(c["status"] != "undecided" for c in row["criteria"].values())
+
+
+def figures(name: str, rows: list[Verdict]) -> str:
+    def line(label: str, chosen: list[Verdict]) -> str:
+        seconds = [row["seconds"] for row in chosen]
+        if not seconds:
+            return f"  {label}: none"
+        return (
+            f"  {label} ({len(seconds)}): median {statistics.median(seconds):.2f} s, "
+            f"total {sum(seconds):.0f} s, under 1 s {sum(s < 1 for s in seconds)}"
+        )
+
+    return "\n".join(
+        [name, line("all", rows), line("fully decided", [r for r in rows if decided(r)])]
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("--only", default="", help="keep the sources that contain this text")
+    args = parser.parse_args()
+    before, after = read(args.before), read(args.after)
+    shared = [s for s in after if s in before and args.only in s]
+    differ = [
+        s
+        for s in shared
+        if {k: v for k, v in before[s].items() if k != "seconds"}
+        != {k: v for k, v in after[s].items() if k != "seconds"}
+    ]
+    print(f"{len(shared)} games in both files; JSON apart from seconds differs for {len(differ)}")
+    for source in differ:
+        print(f"  differs: {source}")
+    print(figures(str(args.before), [before[s] for s in shared]))
+    print(figures(str(args.after), [after[s] for s in shared]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
