@@ -1,14 +1,16 @@
 """The compiled search on first moves a 20 s check left open: how many it settles at a fixed
 node count, with the search's material estimate at several weights.
 
-    python benchmarks/refutations.py [--nodes 5000000] [--weights 0,16] [--cache-dir DIR]
+    python benchmarks/refutations.py [--nodes 5000000] [--weights 0,16] [--every N]
+        [--cache-dir DIR]
 
 The positions are ``benchmarks/data/open-keys.json``: second keys that criterion C could not
 refute in a check before the estimate.  For each weight (``search.py MATERIAL_WEIGHT``; 0 is the
 estimate by moves alone) the proof search is compiled with ``-DMATERIAL_WEIGHT=W`` and run on
 every position up to ``--nodes`` nodes, with no time limit, so the figures are the same on any
-machine.  Prints, per weight, each position's result and nodes, then how many were proved,
-refuted and left open, the nodes in all and the seconds.  The tables are those of the cache
+machine; ``--every N`` takes every Nth position only (a sample for larger ``--nodes``).  Prints,
+per weight, each position's result and nodes, then how many were proved, refuted and left open,
+the nodes in all and the seconds.  The tables are those of the cache
 (``check`` builds the 5-piece ones itself; without them fewer positions settle).
 """
 
@@ -49,10 +51,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=5_000_000)
     parser.add_argument("--weights", default="0,16", help="comma-separated (default 0,16)")
+    parser.add_argument("--every", type=int, default=1, help="every Nth position only")
     add_cache_argument(parser)
     args = parser.parse_args()
     use_cache_argument(args)
-    positions = json.loads(DATA.read_text())["positions"]
+    positions = json.loads(DATA.read_text())["positions"][:: max(1, args.every)]
     nodes_of = []
     games = {}
     for entry in positions:
@@ -67,7 +70,9 @@ def main() -> int:
         for raw, child in search.expand(root_node(variant, position.state())):
             if move_notation(position, to_move(raw)) == entry["move"]:
                 nodes_of.append((f"{path.name}:{entry['line']} {entry['move']}", variant, child))
-    print(f"# {len(nodes_of)} positions of {DATA.relative_to(ROOT)}, {args.nodes:,} nodes each")
+    sample = f" (every {args.every}th)" if args.every > 1 else ""
+    where = f"{DATA.relative_to(ROOT)}{sample}"
+    print(f"# {len(nodes_of)} positions of {where}, {args.nodes:,} nodes each")
     with tempfile.TemporaryDirectory() as folder:
         for weight in (int(w) for w in args.weights.split(",")):
             program = compiled(weight, Path(folder))
