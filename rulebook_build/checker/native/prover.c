@@ -859,9 +859,9 @@ static int parse_hex(const char *text, bb *out) {
  * Huge pages make a long search faster (fewer TLB misses: a search of 10 million nodes with a
  * 531 MB table took 23.9 s on huge pages from the start, 29.3 to 30.8 s on ordinary pages), but
  * a huge page is cleared whole, and a short search given a table for many seconds (a check
- * counted in work sizes the table by the work it may do) touched every one of them: 1.7 s for
- * 800 MB, for a search of 9,000 nodes that takes 0.04 s on ordinary pages.  So the tables start
- * on ordinary pages, and a search that reaches HUGE_AFTER nodes has the pages it touched
+ * counted in work sizes the table by the work it may do) touched every one of them: 1.5 to
+ * 1.8 s for 800 MB, for a search of 9,000 nodes that takes 0.04 s on ordinary pages.  So the
+ * tables start on ordinary pages, and a search that reaches HUGE_AFTER nodes has the pages it touched
  * gathered into huge ones (MADV_COLLAPSE, Linux 6.1; 0.3 to 1.3 s once): the 10 million nodes
  * then took 24.4 to 28.5 s.  Asking for huge pages at that point without gathering gained
  * little (27.5 s): the search has touched most of the table by then.  An older kernel refuses
