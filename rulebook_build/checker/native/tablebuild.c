@@ -186,14 +186,10 @@ static bb SLICE_MEN[2][2];  /* [member][0: the men of its side to move, 1: the o
 static uint64_t SLICE_SIZE; /* nodes of one member in a slice: the kings of both sides, the runs */
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
 
-/* the node of a position of member k (side to move as White) with its runs, or -1 outside what
- * is built now */
-static int64_t node_of(int k, bb om, bb ok, bb pm, bb pk, run own, run other) {
+/* built by slices, the node of a position of member k (side to move as White) with its runs, or
+ * -1 outside the slice built now (a pair built whole: node_of_ranks) */
+static int64_t slice_node_of(int k, bb om, bb ok, bb pm, bb pk, run own, run other) {
     const member *mb = &MEMBERS[k];
-    if (!SLICES) {
-        int64_t i = slot_of(&mb->l, om, ok, pm, pk, own, other);
-        return i < 0 ? -1 : (int64_t)mb->offset + i;
-    }
     if (om != SLICE_MEN[k][0] || pm != SLICE_MEN[k][1]) return -1;
     int64_t r1 = rank_of(1, ok, mb->m[1]), r3 = rank_of(1, pk, mb->m[3]);
     if (r1 < 0 || r3 < 0) return -1;
@@ -413,7 +409,7 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 /* the parent's men of its side to move: the man back from t to f */
                 bb a = (mpm & ~((bb)1 << mirror_bit(t))) | (bb)1 << mirror_bit(f), b = mpk;
                 int64_t first; /* by slices: -1 */
-                if (SLICES) first = node_of(pa, a, b, c, e, NO_RUN, before);
+                if (SLICES) first = slice_node_of(pa, a, b, c, e, NO_RUN, before);
                 else {
                     r[0] = rank_of(0, a, pm4[0]);
                     first = node_of_ranks(pa, r, b, e, NO_RUN, before);
@@ -433,13 +429,13 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 bb a = mpm, b = (mpk & ~((bb)1 << mirror_bit(t))) | (bb)1 << mirror_bit(f);
                 if (!SLICES) r[1] = rank_of(1, b, pm4[1]);
                 if (!runs || other.count == 1) {
-                    int64_t first = SLICES ? node_of(pa, a, b, c, e, NO_RUN, before)
+                    int64_t first = SLICES ? slice_node_of(pa, a, b, c, e, NO_RUN, before)
                                            : node_of_ranks(pa, r, b, e, NO_RUN, before);
                     if (first < 0 || capturing((uint64_t)first)) continue;
                     visit_parents(pa, (uint64_t)first, b, runs ? 2 : 0, mirror_bit(f), visit, distance);
                 } else {
                     run moved = {other.count - 1, mirror_bit(f)};
-                    int64_t j = SLICES ? node_of(pa, a, b, c, e, moved, before)
+                    int64_t j = SLICES ? slice_node_of(pa, a, b, c, e, moved, before)
                                        : node_of_ranks(pa, r, b, e, moved, before);
                     if (j >= 0 && !capturing((uint64_t)j)) visit((uint64_t)j, distance);
                 }
@@ -484,18 +480,12 @@ static void found(uint64_t parent, int distance) {
     FOUND[FOUND_COUNT++] = parent;
 }
 
-#define AHEAD 16 /* how many nodes of a bucket ahead settle asks for their counts and values */
-
 /* values by increasing distance from the buckets; keeps their memory for the next slice */
 static void settle(int keep) {
     for (int distance = 0; distance <= TOP_DISTANCE; distance++) {
         bucket *b = &BUCKETS[distance];
         for (size_t i = 0; i < b->count; i++) {
             uint64_t node = b->items[i];
-            if (i + AHEAD < b->count) { /* the nodes of a bucket are in no order: fetch ahead */
-                __builtin_prefetch(&REMAINING[b->items[i + AHEAD]]);
-                __builtin_prefetch(&VALUES[b->items[i + AHEAD]]);
-            }
             if (REMAINING[node] == DONE) continue;
             if (VALUES[node] != DRAW) continue;
             VALUES[node] = (val)distance;
