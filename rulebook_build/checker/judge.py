@@ -37,6 +37,7 @@ from rulebook_build.checker.grade import (
     Try,
     verdict_of,
 )
+from rulebook_build.checker.native import NativeProver
 from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
@@ -144,7 +145,31 @@ class Judge:
             digest=problem_digest(game, self.variant),
         )
         self._judgement = judgement
-        search = self._new_search()
+        # the main search's compiled searches share one process, and with it what they settled
+        # (native.py ProverSession); criterion D's smaller problems have searches of their own
+        session = self.prover.session(seconds) if isinstance(self.prover, NativeProver) else None
+        search = ProofSearch(
+            self.variant, tables=self.tables, prover=session or self.prover, timer=self._timer
+        )
+        try:
+            self._rounds(game, position, search, judgement, clock, full, seconds, started)
+        finally:
+            if session is not None:
+                session.close()
+        return judgement
+
+    def _rounds(
+        self,
+        game: PdnGame,
+        position: Position,
+        search: ProofSearch,
+        judgement: Judgement,
+        clock: Clock,
+        full: bool,
+        seconds: float,
+        started: float,
+    ) -> None:
+        """Judge in rounds, each with the time the earlier ones left unused."""
         root = root_node(self.variant, position.state())
         self._idle = IdleMen(self._new_search)
         judgement.criteria.update(start_criteria(position))
@@ -168,7 +193,6 @@ class Judge:
             )
             if not still_open or clock.left() < max(MIN_ROUND_SECONDS, seconds * MIN_ROUND_SHARE):
                 break
-        return judgement
 
     def _judge_round(
         self,

@@ -14,13 +14,14 @@ index as the Python ones do.  The International 6-piece pairs and the two larges
 
 The proof search ``native/prover.c`` is ``search.py``'s df-pn compiled (some 400,000 to 700,000
 nodes a second, against 6,000 to 10,000 in Python), for both rule sets, run as a process per
-search.  It is not trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that
+search, or one process for the searches of a judgement (``ProverSession``).  It is not trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that
 tree with the Python engine before it reports "proved" or "refuted".  Both programs include
 ``native/draughts.h`` (board, table index, the capture rules of both variants): one rules core.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -333,6 +334,11 @@ class NativeProver:
             return ProverAnswer("undecided", self.variant, 0, 0.0, {}, why)
         return _parse_answer(self.variant, done.stdout)
 
+    def session(self, seconds: float) -> ProverSession:
+        """One process for many searches (``ProverSession``), its table sized for a search of
+        ``seconds``."""
+        return ProverSession(self, self.table_mb_for(seconds))
+
     def _node(self, state: State, clocks: DrawClocks) -> list[str]:
         fields = node_fields(self.variant, state, clocks)
         return [*(f"{bits:x}" for bits in pieces_of(state)), "/".join(map(str, fields))]
@@ -362,6 +368,102 @@ class NativeProver:
         return NodeReport(values["pure"], values["rules"], draw, sorted(children))
 
 
+class ProverSession:
+    """``prover.c`` kept running between the searches of one judgement (``prover serve``).
+
+    Its transposition table and its store of settled nodes outlive each search, so a search
+    starts from what the earlier ones settled or left open: the keys of criterion A transpose
+    into one another, the alternatives of criterion C lie in the tree of the key's proof, and a
+    later round goes on where the first one stopped.  Only the searches of one judgement share a
+    session, in the order the judgement makes them, so a judgement counted in work gets the same
+    answers on every machine.  The answers are checked in Python as a single search's are.  The
+    process is started on the first search and ends with ``close`` (or when this process ends).
+    """
+
+    def __init__(self, prover: NativeProver, table_mb: int) -> None:
+        self.prover = prover
+        self.table_mb = table_mb
+        self._process: subprocess.Popen[str] | None = None
+        self._broken: str | None = None  # why the process can no longer be asked
+
+    def solve(
+        self,
+        state: State,
+        clocks: DrawClocks,
+        *,
+        seconds: float,
+        node_limit: int,
+        table_seconds: float | None = None,
+    ) -> ProverAnswer:
+        """As ``NativeProver.solve``; ``table_seconds`` is ignored: the session's table was
+        sized when it was opened."""
+        variant = self.prover.variant
+        if self._broken is not None:
+            return ProverAnswer("undecided", variant, 0, 0.0, {}, self._broken)
+        limits = [f"{max(seconds, 0.001):.3f}", str(node_limit)]
+        request = " ".join(["solve", *limits, *self.prover._node(state, clocks)])
+        try:
+            process = self._start()
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(request + "\n")
+            process.stdin.flush()
+            lines: list[str] = []
+            for line in process.stdout:
+                lines.append(line)
+                if line == "end\n":
+                    break
+            else:
+                raise OSError(self._death(process))
+        except OSError as error:
+            self._broken = f"the compiled search failed: {error}"
+            self.close()
+            return ProverAnswer("undecided", variant, 0, 0.0, {}, self._broken)
+        return _parse_answer(variant, "".join(lines))
+
+    def _start(self) -> subprocess.Popen[str]:
+        if self._process is None:
+            prover = self.prover
+            command = [str(prover.program), "serve", prover.variant.name, str(prover.pure_dir)]
+            command += [str(prover.rules_dir), str(self.table_mb)]
+            self._process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        return self._process
+
+    @staticmethod
+    def _death(process: subprocess.Popen[str]) -> str:
+        """Why the process stopped answering: its last message, else its exit status."""
+        status = process.wait()
+        assert process.stderr is not None
+        last = process.stderr.read().strip().splitlines()[-1:]
+        return last[0] if last else f"exit status {status}"
+
+    def close(self) -> None:
+        """End the process (its memory is given back at once)."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def __enter__(self) -> ProverSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @dataclass(frozen=True, slots=True)
 class NodeReport:
     """``NativeProver.describe``: the stored int16 table values (None: not covered), whether a
@@ -378,6 +480,7 @@ def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
     choices: dict[tuple[int, ...], Pieces] = {}
     open_line: list[Pieces] = []
     problem: str | None = "the compiled search's output ended early"
+    incomplete = False
     for line in text.splitlines():
         word, _, rest = line.partition(" ")
         if word == "result":
@@ -396,9 +499,14 @@ def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
             a, b, c, d = (int(x, 16) for x in rest.split())
             open_line.append((a, b, c, d))
         elif word == "tree" and rest == "incomplete":
-            problem = "the compiled search could not print its whole tree in time"
+            incomplete = True
+        elif word == "error":
+            why = f"the compiled search: {rest}"
+            return ProverAnswer("undecided", variant, nodes, seconds, {}, why)
         elif word == "end":
             problem = None
+    if incomplete:
+        problem = "the compiled search could not print its whole tree in time"
     if verdict not in ("proved", "refuted", "undecided"):
         why = f"unknown verdict {verdict!r}"
         return ProverAnswer("undecided", variant, nodes, seconds, {}, why)

@@ -220,6 +220,8 @@ class ProofSearch:
         # refutation wrong, and a win with repetitions implies one without).
         self.repetition_cuts = 0
         self.cut_repetitions = not play_is_finite(variant)
+        # the refutations walked from compiled searches' trees (``_adopt``), where lines are cut
+        self.checked_refutations: set[Node] = set()
 
     # ------------------------------------------------------------------ public
     def prove(self, node: Node, *, seconds: float, node_limit: int | None = None) -> SearchResult:
@@ -304,17 +306,30 @@ class ProofSearch:
         (where every move must be answered) every child passes, and no line of the tree comes
         back to a node on it.  The tree is then a finite graph without circles, so every line
         through it ends in one of its leaves, and passing everywhere is a proof (International
-        play is finite anyway; a Fries Spel strategy that goes round for ever wins nothing).  On
-        success the tree's nodes are stored as settled, for the proof line and the criteria
-        that follow."""
+        play is finite anyway; a Fries Spel strategy that goes round for ever wins nothing).  The
+        nodes that passed are stored as settled, for the proof line and the criteria that
+        follow, and for a later walk, which skips them."""
         proof = answer.verdict == "proved"
         settled = (0, INFINITY) if proof else (INFINITY, 0)
+        table = self.table
+        # a node this search has already settled the same way needs no second walk (a proof in
+        # its table is always sound; a refutation only where no line was cut at a repetition,
+        # or where it was walked from a compiled search's tree): the tree of a search that went
+        # on from an earlier one (native.py ProverSession) repeats that one's proofs
+        checked = self.checked_refutations
+        exact = not self.cut_repetitions
         passed: set[Node] = set()  # checked, with everything below
         on_line: set[Node] = set()  # on the line from the root being walked
         line: list[tuple[Node, Iterator[Node]]] = []
 
         def enter(node: Node) -> bool:
             """Check a node's own leaf or choice; a node with children to walk joins the line."""
+            known_value = table.get(node)
+            if known_value is not None and (
+                known_value[0] == 0 if proof else known_value[1] == 0 and (exact or node in checked)
+            ):
+                passed.add(node)
+                return True
             self.timer.spend_check(1)
             if len(passed) & 1023 == 0 and self.timer.now() > deadline:
                 self.native_problems.append("no time left to check the compiled search's tree")
@@ -348,9 +363,8 @@ class ProofSearch:
             line.append((node, iter(below)))
             return True
 
-        if not enter(root):
-            return False
-        while line:
+        whole = enter(root)
+        while line and whole:
             node, below = line[-1]
             child = next(below, None)
             if child is None:
@@ -359,12 +373,17 @@ class ProofSearch:
                 passed.add(node)
             elif child in on_line:
                 self.native_problems.append("the compiled search's tree goes round in a circle")
-                return False
+                whole = False
             elif child not in passed and not enter(child):
-                return False
+                whole = False
+        # every node passed is settled, the whole tree below it walked, even where the walk
+        # stopped (no circle can pass through such a node: it would have been on the line when
+        # its tree was walked): a walk cut short by time goes on from there next time
         for node in passed:
-            self.table[node] = settled
-        return True
+            table[node] = settled
+        if not proof and not exact:
+            checked.update(passed)
+        return whole
 
     def _moves_to(self, node: Node, line: Sequence[tuple[int, int, int, int]]) -> list[RawMove]:
         """The legal moves that lead from ``node`` through the positions of ``line`` (as far as

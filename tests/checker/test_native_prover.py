@@ -8,6 +8,7 @@ claimed proof of a position White does not win, a missing or illegal choice) is 
 
 from __future__ import annotations
 
+import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker import native
-from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE
+from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE, Work
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.search import (
     NATIVE_FROM_SECONDS,
@@ -322,3 +323,96 @@ def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_searc
     searched = native.NativeProver(prover.program, tmp_path, tmp_path, variant=INTERNATIONAL)
     answer = searched.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
     assert answer.verdict == "proved" and len(answer.choices) == 1, "the capture, found by search"
+
+
+# ------------------------------------------------------------------ one process for many searches
+def a4_key(tables: CheckerTables) -> Node:
+    """A4's second key: some 300,000 nodes to prove with the 5-piece tables, more without them."""
+    games, _ = read_pdn_file(PWCP)
+    (game,) = [g for g in games if g.tag("Event") == "A4"]
+    root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
+    start = Position.from_state(INTERNATIONAL, root[0])
+    search = ProofSearch(INTERNATIONAL, tables=tables)
+    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "17-12"]
+    return node
+
+
+def test_a_session_goes_on_where_its_last_search_stopped(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    node = a4_key(tables)
+    whole = prover.solve(node[0], node[1], seconds=60.0, node_limit=10**9)
+    assert whole.verdict == "proved"
+    assert whole.nodes > 100_000
+    part = whole.nodes * 7 // 10  # too few for one search
+    assert prover.solve(node[0], node[1], seconds=60.0, node_limit=part).verdict == "undecided"
+    with prover.session(60.0) as session:
+        first = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
+        second = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
+        assert first.verdict == "undecided"
+        assert second.verdict == "proved" and second.problem is None
+        # the tree printed is the whole proof, which the Python walk accepts
+        search = ProofSearch(INTERNATIONAL, tables=tables)
+        assert search._adopt(node, second, deadline=time.perf_counter() + 60)
+        # a settled root costs the next search nothing
+        third = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
+        assert third.verdict == "proved" and third.nodes <= 1
+
+
+def test_a_session_answers_a_bad_request_and_goes_on(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()  # 28x19 wins at once
+    node = root_node(INTERNATIONAL, state)
+    request = " ".join(["solve", "5", "1000", *prover._node(node[0], node[1])])
+    command = [str(prover.program), "serve", "international"]
+    command += [str(tables.pure.folder()), str(tables.rules.folder()), "16"]
+    done = subprocess.run(
+        command,
+        input=f"nonsense\nsolve 5 1000 40000000 0 40000000 0 1/0/0/0\n{'x' * 2000}\n{request}\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    answers = done.stdout.split("end\n")
+    assert answers[-1] == ""
+    assert [a.splitlines()[0] for a in answers[:-1]] == [
+        "error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS"
+    ] * 3 + ["result proved"]
+
+
+def test_a_session_whose_program_died_answers_undecided(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    node = a4_key(tables)
+    with prover.session(1.0) as session:
+        assert session.solve(node[0], node[1], seconds=5.0, node_limit=1000).verdict == "undecided"
+        assert session._process is not None
+        session._process.kill()
+        for _ in range(2):
+            answer = session.solve(node[0], node[1], seconds=5.0, node_limit=1000)
+            assert answer.verdict == "undecided"
+            assert answer.problem is not None and "failed" in answer.problem
+        assert session._process is None
+
+
+def test_a_walk_cut_short_keeps_what_it_checked(
+    tables: CheckerTables, prover: native.NativeProver
+) -> None:
+    node = a4_key(tables)
+    answer = prover.solve(node[0], node[1], seconds=60.0, node_limit=10**9)
+    assert answer.verdict == "proved"
+    timer = Work()
+    search = ProofSearch(INTERNATIONAL, tables=tables, timer=timer)
+    # a fiftieth of a second's checking: a thousand nodes, far less than the tree
+    assert not search._adopt(node, answer, deadline=timer.now() + 0.02)
+    assert search.native_problems == ["no time left to check the compiled search's tree"]
+    kept = [n for n, value in search.table.items() if value == (0, 10**9)]
+    assert len(kept) >= 1024 and node not in kept
+    # each node kept is a proof the walk finished: the next walk skips it
+    first_cost = timer.now()
+    assert search._adopt(node, answer, deadline=timer.now() + 600)
+    again = ProofSearch(INTERNATIONAL, tables=tables, timer=Work())
+    assert again._adopt(node, answer, deadline=600)
+    assert timer.now() - first_cost < again.timer.now()

@@ -11,6 +11,7 @@
  * a false one.
  *
  * Usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS
+ *        prover serve VARIANT PURE_DIR RULES_DIR TABLE_MB
  *        prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS
  *   VARIANT: international or frisian.  PURE_DIR, RULES_DIR: the cached endgame tables without
  *   and with count rules (mAkB-mCkD.bin files, two header lines then int16 values; a class
@@ -29,8 +30,11 @@
  *   Prints "result proved|refuted|undecided", "nodes N", "seconds S", then for a settled root
  *   every choice of the proof tree as "choice", the node (WM WK BM BK in hexadecimal and its
  *   CLOCKS) and the child chosen (WM WK BM BK), and "end".  An undecided root gets instead the
- *   line the search was working on, one "open WM WK BM BK" per ply.  Exit status 0, or 1 with a
- *   message on bad arguments.
+ *   line the search was working on, one "open WM WK BM BK" per ply.  A tree the search could
+ *   not print in the time it had ends "tree incomplete" before "end".  Exit status 0, or 1 with
+ *   a message on bad arguments.
+ *   "serve" answers one search after another on one table, each asked for by a line on standard
+ *   input (see serve below).
  *   "moves" prints what the program knows of one node, for the tests that compare it with the
  *   Python engine: "pure V" and "rules V" (the table values, "none" when not covered), "draw D"
  *   (1 when a count rule ends the game here), then one "child WM WK BM BK CLOCKS" per move.
@@ -644,12 +648,18 @@ static int DEPTH;
 
 static void huge_pages(void);
 #define HUGE_AFTER (1u << 20) /* nodes searched before the tables are put on huge pages */
+/* nodes searched by the earlier searches of this process (see serve) */
+static uint64_t ALL_NODES;
+static int HUGE_DONE;
 
 static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
     NODES++;
     if ((NODES & 1023) == 0) {
         if (now() > DEADLINE || NODES > NODE_LIMIT) ABORTED = 1;
-        if (NODES == HUGE_AFTER) huge_pages();
+        if (!HUGE_DONE && ALL_NODES + NODES >= HUGE_AFTER) {
+            HUGE_DONE = 1;
+            huge_pages();
+        }
     }
     if (DEPTH >= MAX_DEPTH) ABORTED = 1;
     values known = lookup(n);
@@ -979,35 +989,8 @@ static int describe(const node *n) {
     return OVERFLOW_SEEN;
 }
 
-int main(int argc, char **argv) {
-    die_with_parent();
-    const char *usage =
-        "usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS\n"
-        "       prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS\n";
-    int moves_only = argc == 10 && !strcmp(argv[1], "moves");
-    if (argc != 12 && !moves_only) {
-        fputs(usage, stderr);
-        return 1;
-    }
-    int variant = variant_of(argv[1 + moves_only]);
-    if (variant < 0) {
-        fprintf(stderr, "prover: unknown variant %s\n", argv[1 + moves_only]);
-        return 1;
-    }
-    init_geometry(variant);
-    init_codes();
-    init_index();
-    TABLE_DIR[0] = argv[2 + moves_only];
-    TABLE_DIR[1] = argv[3 + moves_only];
-    node root;
-    if (!parse_node(argv + (moves_only ? 5 : 7), &root)) {
-        fprintf(stderr, "prover: bad position or clocks\n");
-        return 1;
-    }
-    if (moves_only) return describe(&root);
-    double seconds = atof(argv[4]);
-    NODE_LIMIT = strtoull(argv[5], NULL, 10);
-    uint64_t megabytes = strtoull(argv[6], NULL, 10);
+/* the TT and the store of settled nodes, sized for a search given TABLE_MB megabytes */
+static void allocate_tables(uint64_t megabytes) {
     uint64_t buckets = 1;
     while (buckets * 2 * sizeof(bucket) <= megabytes << 20) buckets *= 2;
     TT = table_memory(buckets * sizeof(bucket), megabytes);
@@ -1018,23 +1001,103 @@ int main(int argc, char **argv) {
     SETTLED_SIZE = 1 << 16;
     while (SETTLED_SIZE * 2 * sizeof(uint64_t) <= megabytes << 19) SETTLED_SIZE *= 2;
     SETTLED = table_memory(SETTLED_SIZE * sizeof(uint64_t), megabytes);
+}
+
+/* one search from ``root``, its answer printed (see the usage above).  The transposition table
+ * and the store of settled nodes stay as they are for the next search of a session: a value
+ * settled is settled whatever the root, and the open values are where df-pn would go on. */
+static void solve(const node *root, double seconds, uint64_t node_limit) {
+    NODES = 0;
+    NODE_LIMIT = node_limit;
+    ABORTED = 0;
+    DEPTH = 0;
+    STACK_TOP = 0;
+    PRINTING = 0;
+    SEEN_COUNT = 0;
+    if (SEEN) memset(SEEN, 0, SEEN_SIZE * sizeof(key));
     double started = now();
     DEADLINE = started + seconds;
-    values v = mid(&root, INF - 1, INF - 1);
+    values v = mid(root, INF - 1, INF - 1);
     const char *result = ABORTED || OVERFLOW_SEEN ? "undecided" : v.pn == 0 ? "proved" : v.dn == 0 ? "refuted" : "undecided";
     printf("result %s\nnodes %llu\nseconds %.3f\n", result, (unsigned long long)NODES, now() - started);
-    if (!strcmp(result, "undecided")) print_open_line(&root);
+    if (!strcmp(result, "undecided")) print_open_line(root);
     else {
         /* the tree gets the time that is left, and a little more so a found proof is not lost */
         DEADLINE = (DEADLINE > now() ? DEADLINE : now()) + 0.25 * seconds;
         NODE_LIMIT = NODES + NODE_LIMIT;
         PRINTING = 1;
-        if (!print_tree(&root, result[0] == 'p')) {
-            printf("tree incomplete\n");
-            return 0;
-        }
-        printf("tree %llu\n", (unsigned long long)SEEN_COUNT);
+        if (!print_tree(root, result[0] == 'p')) printf("tree incomplete\n");
+        else printf("tree %llu\n", (unsigned long long)SEEN_COUNT);
+        PRINTING = 0;
     }
+    ALL_NODES += NODES;
     printf("end\n");
+    fflush(stdout);
+}
+
+/* "serve": searches one after another in one process, each asked for by a line on standard
+ * input, "solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS", and answered as a single search is,
+ * up to its "end" line; the process ends with its input.  What one search settles or leaves
+ * open is where the next one starts: the searches of one judgement (the keys, the alternatives
+ * of criterion C, later rounds) share their positions.  A bad line is answered "error MESSAGE"
+ * and "end". */
+static int serve(void) {
+    char line[512];
+    while (fgets(line, sizeof line, stdin)) {
+        if (!strchr(line, '\n') && !feof(stdin)) { /* too long for a request: skip it whole */
+            int c;
+            while ((c = getchar()) != EOF && c != '\n') {}
+            line[0] = 0;
+        }
+        char *field[9];
+        int count = 0;
+        for (char *at = strtok(line, " \t\r\n"); at && count < 9; at = strtok(NULL, " \t\r\n"))
+            field[count++] = at;
+        node root;
+        if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
+            printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");
+            fflush(stdout);
+            continue;
+        }
+        solve(&root, atof(field[1]), strtoull(field[2], NULL, 10));
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    die_with_parent();
+    const char *usage =
+        "usage: prover VARIANT PURE_DIR RULES_DIR SECONDS NODE_LIMIT TABLE_MB WM WK BM BK CLOCKS\n"
+        "       prover serve VARIANT PURE_DIR RULES_DIR TABLE_MB\n"
+        "       prover moves VARIANT PURE_DIR RULES_DIR WM WK BM BK CLOCKS\n";
+    int moves_only = argc == 10 && !strcmp(argv[1], "moves");
+    int serving = argc == 6 && !strcmp(argv[1], "serve");
+    if (argc != 12 && !moves_only && !serving) {
+        fputs(usage, stderr);
+        return 1;
+    }
+    int shift = moves_only || serving;
+    int variant = variant_of(argv[1 + shift]);
+    if (variant < 0) {
+        fprintf(stderr, "prover: unknown variant %s\n", argv[1 + shift]);
+        return 1;
+    }
+    init_geometry(variant);
+    init_codes();
+    init_index();
+    TABLE_DIR[0] = argv[2 + shift];
+    TABLE_DIR[1] = argv[3 + shift];
+    if (serving) {
+        allocate_tables(strtoull(argv[5], NULL, 10));
+        return serve();
+    }
+    node root;
+    if (!parse_node(argv + (moves_only ? 5 : 7), &root)) {
+        fprintf(stderr, "prover: bad position or clocks\n");
+        return 1;
+    }
+    if (moves_only) return describe(&root);
+    allocate_tables(strtoull(argv[6], NULL, 10));
+    solve(&root, atof(argv[4]), strtoull(argv[5], NULL, 10));
     return 0;
 }
