@@ -5,9 +5,12 @@
     python benchmarks/verdict_times.py before.jsonl after.jsonl [--only "PWCP 2a"]
 
 Prints each file's median, total and count of problems under 1 s, over every problem and over
-the fully decided ones (no criterion ``undecided``), and every game whose JSON differs in more
-than ``seconds`` (with ``--deterministic`` there should be none).  ``--only`` keeps the games
-whose source contains the text (a collection's two files share problems, judged once).
+the fully decided ones (no criterion ``undecided``), every game whose JSON differs in more
+than ``seconds`` (with ``--deterministic`` and the same code there should be none) with its grade
+and the criteria whose status changed, the count of criteria settled both times but differently
+(a contradiction: one run is wrong), and the fully decided games per collection folder.
+``--only`` keeps the games whose source contains the text (a collection's two files share
+problems, judged once).
 """
 
 from __future__ import annotations
@@ -61,8 +64,29 @@ def main() -> int:
         != {k: v for k, v in after[s].items() if k != "seconds"}
     ]
     print(f"{len(shared)} games in both files; JSON apart from seconds differs for {len(differ)}")
+    contradictions = 0
     for source in differ:
-        print(f"  differs: {source}")
+        old, new = before[source], after[source]
+        changes = []
+        for name, criterion in new["criteria"].items():
+            was = old["criteria"].get(name, {}).get("status")
+            if was != criterion["status"]:
+                changes.append(f"{name} {was}->{criterion['status']}")
+                # a criterion settled both times but differently: one of the runs is wrong
+                contradictions += "undecided" not in (was, criterion["status"])
+        grade = new["grade"]
+        if old["grade"] != grade:
+            grade = f"{old['grade']} -> {grade}"
+        print(f"  differs: {source}: {grade}; {', '.join(changes) or 'same statuses'}")
+    print(f"criteria settled both times but differently: {contradictions}")
+    for name, rows in (("before", before), ("after", after)):
+        by_collection: dict[str, list[int]] = {}
+        for source in shared:
+            counts = by_collection.setdefault(Path(source.split(":")[0]).parent.name, [0, 0])
+            counts[0] += 1
+            counts[1] += decided(rows[source])
+        summary = ", ".join(f"{c} {d}/{n}" for c, (n, d) in sorted(by_collection.items()))
+        print(f"fully decided {name}: {summary}")
     print(figures(str(args.before), [before[s] for s in shared]))
     print(figures(str(args.after), [after[s] for s in shared]))
     return 0

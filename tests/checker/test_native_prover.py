@@ -326,37 +326,43 @@ def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_searc
 
 
 # ------------------------------------------------------------------ one process for many searches
-def a4_key(tables: CheckerTables) -> Node:
-    """A4's second key: some 300,000 nodes to prove with the 5-piece tables, more without them."""
+@pytest.fixture(scope="module")
+def long_search(
+    tables: CheckerTables, prover: native.NativeProver
+) -> tuple[Node, native.ProverAnswer]:
+    """A17 after 28-22, which Black refutes: some 400,000 nodes with the 5-piece tables, 1.6
+    million without them; and the compiled search's whole answer."""
     games, _ = read_pdn_file(PWCP)
-    (game,) = [g for g in games if g.tag("Event") == "A4"]
+    (game,) = [g for g in games if g.tag("Event") == "A17"]
     root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
     start = Position.from_state(INTERNATIONAL, root[0])
     search = ProofSearch(INTERNATIONAL, tables=tables)
-    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "17-12"]
-    return node
+    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "28-22"]
+    whole = prover.solve(node[0], node[1], seconds=120.0, node_limit=10**9)
+    assert whole.verdict == "refuted" and whole.problem is None
+    assert whole.nodes > 100_000
+    return node, whole
 
 
 def test_a_session_goes_on_where_its_last_search_stopped(
-    tables: CheckerTables, prover: native.NativeProver
+    long_search: tuple[Node, native.ProverAnswer],
+    tables: CheckerTables,
+    prover: native.NativeProver,
 ) -> None:
-    node = a4_key(tables)
-    whole = prover.solve(node[0], node[1], seconds=60.0, node_limit=10**9)
-    assert whole.verdict == "proved"
-    assert whole.nodes > 100_000
+    node, whole = long_search
     part = whole.nodes * 7 // 10  # too few for one search
-    assert prover.solve(node[0], node[1], seconds=60.0, node_limit=part).verdict == "undecided"
-    with prover.session(60.0) as session:
-        first = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
-        second = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
+    assert prover.solve(node[0], node[1], seconds=120.0, node_limit=part).verdict == "undecided"
+    with prover.session(120.0) as session:
+        first = session.solve(node[0], node[1], seconds=120.0, node_limit=part)
+        second = session.solve(node[0], node[1], seconds=120.0, node_limit=part)
         assert first.verdict == "undecided"
-        assert second.verdict == "proved" and second.problem is None
-        # the tree printed is the whole proof, which the Python walk accepts
+        assert second.verdict == "refuted" and second.problem is None
+        # the tree printed is the whole refutation, which the Python walk accepts
         search = ProofSearch(INTERNATIONAL, tables=tables)
-        assert search._adopt(node, second, deadline=time.perf_counter() + 60)
+        assert search._adopt(node, second, deadline=time.perf_counter() + 120)
         # a settled root costs the next search nothing
-        third = session.solve(node[0], node[1], seconds=60.0, node_limit=part)
-        assert third.verdict == "proved" and third.nodes <= 1
+        third = session.solve(node[0], node[1], seconds=120.0, node_limit=part)
+        assert third.verdict == "refuted" and third.nodes <= 1
 
 
 def test_a_session_answers_a_bad_request_and_goes_on(
@@ -383,9 +389,9 @@ def test_a_session_answers_a_bad_request_and_goes_on(
 
 
 def test_a_session_whose_program_died_answers_undecided(
-    tables: CheckerTables, prover: native.NativeProver
+    long_search: tuple[Node, native.ProverAnswer], prover: native.NativeProver
 ) -> None:
-    node = a4_key(tables)
+    node, _whole = long_search
     with prover.session(1.0) as session:
         assert session.solve(node[0], node[1], seconds=5.0, node_limit=1000).verdict == "undecided"
         assert session._process is not None
@@ -398,21 +404,21 @@ def test_a_session_whose_program_died_answers_undecided(
 
 
 def test_a_walk_cut_short_keeps_what_it_checked(
-    tables: CheckerTables, prover: native.NativeProver
+    long_search: tuple[Node, native.ProverAnswer], tables: CheckerTables
 ) -> None:
-    node = a4_key(tables)
-    answer = prover.solve(node[0], node[1], seconds=60.0, node_limit=10**9)
-    assert answer.verdict == "proved"
+    node, answer = long_search
+    refuted = (10**9, 0)
     timer = Work()
     search = ProofSearch(INTERNATIONAL, tables=tables, timer=timer)
     # a fiftieth of a second's checking: a thousand nodes, far less than the tree
     assert not search._adopt(node, answer, deadline=timer.now() + 0.02)
     assert search.native_problems == ["no time left to check the compiled search's tree"]
-    kept = [n for n, value in search.table.items() if value == (0, 10**9)]
+    kept = [n for n, value in search.table.items() if value == refuted]
     assert len(kept) >= 1024 and node not in kept
-    # each node kept is a proof the walk finished: the next walk skips it
+    # each node kept is a refutation the walk finished: the next walk skips it
     first_cost = timer.now()
     assert search._adopt(node, answer, deadline=timer.now() + 600)
+    assert search.table[node] == refuted
     again = ProofSearch(INTERNATIONAL, tables=tables, timer=Work())
     assert again._adopt(node, answer, deadline=600)
     assert timer.now() - first_cost < again.timer.now()
