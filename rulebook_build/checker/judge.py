@@ -37,7 +37,7 @@ from rulebook_build.checker.grade import (
     Try,
     verdict_of,
 )
-from rulebook_build.checker.native import NativeProver
+from rulebook_build.checker.native import NativeProver, ProverSession
 from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
@@ -102,11 +102,14 @@ class Judge:
         self.alternative_seconds: float | None = None
         self._judgement: Judgement | None = None  # the one under way
         self._timer: Timer = WALL  # what the one under way counts its seconds on
+        # the compiled search's process of the one under way, shared by all its searches
+        self._session: ProverSession | None = None
         # criterion D's smaller problems, kept from round to round of one judgement
         self._idle = IdleMen(self._new_search)
 
     def _new_search(self) -> ProofSearch:
-        return ProofSearch(self.variant, tables=self.tables, prover=self.prover, timer=self._timer)
+        prover = self._session or self.prover
+        return ProofSearch(self.variant, tables=self.tables, prover=prover, timer=self._timer)
 
     def _say(self, message: str) -> None:
         if self.progress is not None:
@@ -145,17 +148,18 @@ class Judge:
             digest=problem_digest(game, self.variant),
         )
         self._judgement = judgement
-        # the main search's compiled searches share one process, and with it what they settled
-        # (native.py ProverSession); criterion D's smaller problems have searches of their own
-        session = self.prover.session(seconds) if isinstance(self.prover, NativeProver) else None
-        search = ProofSearch(
-            self.variant, tables=self.tables, prover=session or self.prover, timer=self._timer
-        )
+        # the compiled searches of the judgement share one process, and with it what they
+        # settled (native.py ProverSession): the main search's, and those of criterion D's
+        # smaller problems (each a search of its own in Python)
+        if isinstance(self.prover, NativeProver):
+            self._session = self.prover.session(seconds)
+        search = self._new_search()
         try:
             self._rounds(game, position, search, judgement, clock, full, seconds, started)
         finally:
-            if session is not None:
-                session.close()
+            if self._session is not None:
+                self._session.close()
+                self._session = None
         return judgement
 
     def _rounds(

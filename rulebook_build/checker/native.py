@@ -14,8 +14,9 @@ index as the Python ones do.  The International 6-piece pairs and the two larges
 
 The proof search ``native/prover.c`` is ``search.py``'s df-pn compiled (some 400,000 to 700,000
 nodes a second, against 6,000 to 10,000 in Python), for both rule sets, run as a process per
-search, or one process for the searches of a judgement (``ProverSession``).  It is not trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that
-tree with the Python engine before it reports "proved" or "refuted".  Both programs include
+search, or one process for the searches of a judgement (``ProverSession``).  It is not
+trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that tree with the
+Python engine before it reports "proved" or "refuted".  Both programs include
 ``native/draughts.h`` (board, table index, the capture rules of both variants): one rules core.
 """
 
@@ -368,6 +369,14 @@ class NativeProver:
         return NodeReport(values["pure"], values["rules"], draw, sorted(children))
 
 
+SESSION_FROM_SECONDS: Final = 0.05
+"""A search of a judgement goes to its running compiled search from this many seconds on
+(``search.py NATIVE_FROM_SECONDS`` is 0.5 for a process started for one search): with nothing
+to start, a search of a tenth of a second is worth 120,000 compiled nodes, against 2,500 in
+Python.  Cat.B1:181 spent 2.9 of its 20 s of work in Python searches of 0.1 to 0.5 s, and
+criterion D stayed undecided; sent to the compiled search they cost 0.01 s and it is settled."""
+
+
 class ProverSession:
     """``prover.c`` kept running between the searches of one judgement (``prover serve``).
 
@@ -381,6 +390,7 @@ class ProverSession:
     """
 
     def __init__(self, prover: NativeProver, table_mb: int) -> None:
+        self.from_seconds = SESSION_FROM_SECONDS
         self.prover = prover
         self.table_mb = table_mb
         self._process: subprocess.Popen[str] | None = None

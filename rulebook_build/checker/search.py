@@ -229,7 +229,9 @@ class ProofSearch:
         ``node_limit`` nodes, by default PYTHON_NODE_LIMIT or NATIVE_NODE_LIMIT)."""
         began = time.perf_counter()
         started = self.timer.now()
-        if self.prover is not None and seconds >= NATIVE_FROM_SECONDS:
+        # a prover already running (native.py ProverSession) says from when it is worth asking
+        from_seconds = getattr(self.prover, "from_seconds", NATIVE_FROM_SECONDS)
+        if self.prover is not None and seconds >= from_seconds:
             limit = NATIVE_NODE_LIMIT if node_limit is None else node_limit
             native = self._prove_native(node, started + seconds, limit)
             if native is not None:

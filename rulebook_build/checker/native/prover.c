@@ -1013,8 +1013,13 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
     DEPTH = 0;
     STACK_TOP = 0;
     PRINTING = 0;
+    if (SEEN_SIZE > (1 << 16)) { /* a large tree's: given back, not cleared, for the next */
+        free(SEEN);
+        SEEN = NULL;
+        SEEN_SIZE = 0;
+    } else if (SEEN_COUNT)
+        memset(SEEN, 0, SEEN_SIZE * sizeof(key));
     SEEN_COUNT = 0;
-    if (SEEN) memset(SEEN, 0, SEEN_SIZE * sizeof(key));
     double started = now();
     DEADLINE = started + seconds;
     values v = mid(root, INF - 1, INF - 1);
