@@ -12,6 +12,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -422,3 +423,45 @@ def test_a_walk_cut_short_keeps_what_it_checked(
     again = ProofSearch(INTERNATIONAL, tables=tables, timer=Work())
     assert again._adopt(node, answer, deadline=600)
     assert timer.now() - first_cost < again.timer.now()
+
+
+def test_a_running_prover_takes_shorter_searches() -> None:
+    # a process already running costs nothing to start: a tenth of a second is worth asking
+    state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
+    liar = Liar(Claim("undecided"))
+    liar.from_seconds = native.SESSION_FROM_SECONDS  # type: ignore[attr-defined]
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    assert native.SESSION_FROM_SECONDS < 0.1 < NATIVE_FROM_SECONDS
+    search.prove(root_node(INTERNATIONAL, state), seconds=0.1)
+    assert liar.calls == 1
+
+
+def test_every_compiled_search_of_a_judgement_runs_in_one_process(
+    tables: CheckerTables, prover: native.NativeProver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[native.ProverSession] = []
+    asked: list[str] = []
+    session_solve = native.ProverSession.solve
+
+    def open_session(self: native.NativeProver, seconds: float) -> native.ProverSession:
+        opened.append(native.ProverSession(self, self.table_mb_for(seconds)))
+        return opened[-1]
+
+    def solve_in_session(self: native.ProverSession, *args: Any, **kwargs: Any) -> Any:
+        asked.append("session")
+        return session_solve(self, *args, **kwargs)
+
+    def solve_alone(self: native.NativeProver, *args: Any, **kwargs: Any) -> Any:
+        asked.append("alone")
+        raise AssertionError("a search of the judgement started a process of its own")
+
+    monkeypatch.setattr(native.NativeProver, "session", open_session)
+    monkeypatch.setattr(native.ProverSession, "solve", solve_in_session)
+    monkeypatch.setattr(native.NativeProver, "solve", solve_alone)
+    (game,), _ = read_pdn_file(PROBLEMS / "international-05.pdn")
+    judgement = Judge(INTERNATIONAL, tables=tables, prover=prover).judge(
+        game, start_position(game, INTERNATIONAL), seconds=10.0, by_work=True
+    )
+    assert judgement.criteria["D"].status != "undecided"  # D's smaller problems were searched
+    assert len(opened) == 1 and asked and set(asked) == {"session"}
+    assert opened[0]._process is None, "the process ends with the judgement"
