@@ -122,12 +122,8 @@ def test_a_proof_larger_than_the_table_is_printed_whole(
     # a table of 0 MB is one bucket of three entries: the search proves A5's key all the same
     # (about 600,000 nodes), and the printer finds the nodes it settled in the settled store
     # instead of searching each again (without it the tree was cut short after 10 s)
-    games, _ = read_pdn_file(PWCP)
-    (game,) = [g for g in games if g.tag("Event") == "A5"]
-    root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
-    start = Position.from_state(INTERNATIONAL, root[0])
+    node = pwcp_child("A5", "23-18")
     search = ProofSearch(INTERNATIONAL, tables=tables)
-    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "23-18"]
     tiny = native.NativeProver(
         prover.program,
         tables.pure.folder(),
@@ -254,16 +250,19 @@ def test_the_program_refuses_an_impossible_position(prover: native.NativeProver)
 
 
 # ------------------------------------------------------------------ where an undecided search stops
-def a9_after_the_key() -> Node:
+def pwcp_child(event: str, move: str) -> Node:
+    """The node after ``move`` in the PWCP-2 problem ``event``."""
     games, _ = read_pdn_file(PWCP)
-    (game,) = [g for g in games if g.tag("Event") == "A9"]
+    (game,) = [g for g in games if g.tag("Event") == event]
     root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
     start = Position.from_state(INTERNATIONAL, root[0])
     search = ProofSearch(INTERNATIONAL)
-    (child,) = [
-        c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "18-12"
-    ]
+    (child,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == move]
     return child
+
+
+def a9_after_the_key() -> Node:
+    return pwcp_child("A9", "18-12")
 
 
 def test_an_undecided_compiled_search_gives_the_line_it_was_working_on(
@@ -333,12 +332,7 @@ def long_search(
 ) -> tuple[Node, native.ProverAnswer]:
     """A17 after 28-22, which Black refutes: some 400,000 nodes with the 5-piece tables, 1.6
     million without them; and the compiled search's whole answer."""
-    games, _ = read_pdn_file(PWCP)
-    (game,) = [g for g in games if g.tag("Event") == "A17"]
-    root = root_node(INTERNATIONAL, start_position(game, INTERNATIONAL).state())
-    start = Position.from_state(INTERNATIONAL, root[0])
-    search = ProofSearch(INTERNATIONAL, tables=tables)
-    (node,) = [c for raw, c in search.expand(root) if move_notation(start, to_move(raw)) == "28-22"]
+    node = pwcp_child("A17", "28-22")
     whole = prover.solve(node[0], node[1], seconds=120.0, node_limit=10**9)
     assert whole.verdict == "refuted" and whole.problem is None
     assert whole.nodes > 100_000
