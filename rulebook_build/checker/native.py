@@ -215,11 +215,14 @@ PROVER_TABLE_MB: Final = 1024
 """Memory of the compiled search's transposition table (it replaces entries when full); the nodes
 it settles are kept apart in half as much again."""
 
-PROVER_MB_PER_SECOND: Final = 64
+PROVER_MB_PER_SECOND: Final = 16
 PROVER_MIN_TABLE_MB: Final = 16
-"""A search of ``s`` seconds gets a table of at most ``64 s`` MB (and at least 16): it fills
-about 16 MB a second, and the memory of a table is cleared as the search first touches it, which
-cost a short search more than its nodes (A5's key: 1.3 s with 1 GB, 0.05 s with 32 MB)."""
+"""A search of ``s`` seconds gets a table of at most ``16 s`` MB (and at least 16): about what
+it fills.  The memory of a table is cleared as the search first touches it, which cost a short
+search more than its nodes (A5's key: 1.3 s with 1 GB, 0.05 s with 32 MB), and a larger table
+does not settle a long search in fewer nodes: six second keys that take 2.7 to 33 million nodes
+to refute needed 83.1 million in all with 1024 MB, 76.6 with 256 and 80.1 with 128, and took
+146, 112 and 116 s (the clearing, and more misses of the processor's address cache)."""
 
 Pieces = tuple[int, int, int, int]
 """White men, white kings, black men, black kings, as bitboards in the layout of board.py."""
