@@ -21,14 +21,22 @@ from __future__ import annotations
 import time
 from typing import Final
 
-COMPILED_RATE: Final = 1_200_000
-"""Positions a second of work of the compiled search: on the 2-core development machine it made
-1.2 to 1.3 million a second over the stored verdicts of the collections (one job a core)."""
-PYTHON_RATE: Final = 25_000
-"""Positions a second of work of the Python search (about 28,000 measured there)."""
-CHECK_RATE: Final = 50_000
+COMPILED_RATE: Final = 550_000
+"""Positions a second of work of the compiled search: what it made on the 2-core development
+machine in judgements of 20 s, two side by side as the stored verdicts are made (555,587 a
+second over 29 problems of the collections, from request to parsed answer:
+``benchmarks/work_rates.py``, ``benchmarks/results/work-rates.txt``)."""
+PYTHON_RATE: Final = 7_500
+"""Positions a second of work of the Python search (7,672 measured there in the same judgements,
+5,578 alone from the start of eight problems)."""
+CHECK_RATE: Final = 15_000
 """Positions a second of checking a compiled search's tree in Python (``search.py _adopt``;
-about 49,000 measured there over the first eight PWCP-2 problems)."""
+15,222 measured there in the same judgements).
+
+Until 26 November the rates were 1.2 million, 25,000 and 50,000, measured on other searches
+(short ones, and proofs rather than the refutations of second keys): in the judgements above they
+were 2.2, 3.3 and 3.3 times what the machine makes, and a limit of 20 s took 2.5 times as long
+in wall time."""
 SAFETY: Final = 20.0
 """A compiled search counted in work still has a wall limit, this many times its share of work
 (and at least ``SAFETY_SECONDS``), so that a stuck program cannot hang a judgement; only a
