@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from rulebook_build.cachedir import add_cache_argument, use_cache_argument
+from work_rates import problem, side_by_side, side_by_side_arguments
+
 from rulebook_build.checker import search
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.tables.kinds import checker_tables
-from rulebook_build.notation.pdn import read_pdn_file
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation.replay import start_position
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = ROOT / "problems/verdicts.jsonl"
@@ -60,11 +60,7 @@ def worker(problems: list[str], seconds: float) -> None:
 
     search.ProofSearch._adopt = recorded  # type: ignore[method-assign]
     for spec in problems:
-        file, line = spec.rsplit(":", 1)
-        games, _errors = read_pdn_file(ROOT / file)
-        game = next(g for g in games if g.line == int(line))
-        variant = game_variant(game)
-        assert variant is not None
+        game, variant = problem(spec)
         tables = checker_tables(variant)
         walked.clear()
         Judge(variant, tables=tables, prover=tables.prover()).judge(
@@ -76,12 +72,7 @@ def worker(problems: list[str], seconds: float) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2, help="processes side by side (2)")
-    parser.add_argument("--time-limit", type=float, default=20.0, help="work a problem (20 s)")
-    parser.add_argument("--worker", nargs="*", help=argparse.SUPPRESS)
-    add_cache_argument(parser)
-    args = parser.parse_args()
-    use_cache_argument(args)
+    args = side_by_side_arguments(parser)
     if args.worker is not None:
         worker(args.worker, args.time_limit)
         return 0
@@ -90,17 +81,7 @@ def main() -> int:
         f"# {len(problems)} problems not fully decided in {VERDICTS.relative_to(ROOT)}, "
         f"{args.time_limit:g} s of work each, {args.jobs} processes side by side"
     )
-    command = [sys.executable, __file__, "--time-limit", str(args.time_limit)]
-    if getattr(args, "cache_dir", None):
-        command += ["--cache-dir", str(args.cache_dir)]
-    processes = [
-        subprocess.Popen([*command, "--worker", *problems[j :: args.jobs]], stdout=subprocess.PIPE)
-        for j in range(args.jobs)
-    ]
-    rows = []
-    for process in processes:
-        out, _ = process.communicate()
-        rows += [json.loads(line) for line in out.decode().splitlines()]
+    rows = side_by_side(__file__, problems, args)
     held = [row for row in sorted(rows, key=lambda r: r["problem"]) if row["unchecked"]]
     for row in held:
         sizes = ", ".join(f"{choices:,}" for choices in row["unchecked"])

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -32,8 +33,9 @@ from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import budget, native, search
 from rulebook_build.checker.judge import Judge, problem_digest
 from rulebook_build.checker.tables.kinds import checker_tables
-from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.rules import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 METERS = ("compiled", "python", "check")
@@ -61,6 +63,16 @@ def sample(every: int) -> list[str]:
                 seen.add(key)
                 found.append(f"{path.relative_to(ROOT)}:{game.line}")
     return found[::every]
+
+
+def problem(spec: str) -> tuple[PdnGame, Variant]:
+    """The game at FILE:LINE (relative to the project) and its variant."""
+    file, line = spec.rsplit(":", 1)
+    games, _errors = read_pdn_file(ROOT / file)
+    game = next(g for g in games if g.line == int(line))
+    variant = game_variant(game)
+    assert variant is not None
+    return game, variant
 
 
 class Meters:
@@ -115,11 +127,7 @@ def worker(problems: list[str], seconds: float) -> None:
     meters = Meters()
     meters.install()
     for spec in problems:
-        file, line = spec.rsplit(":", 1)
-        games, _errors = read_pdn_file(ROOT / file)
-        game = next(g for g in games if g.line == int(line))
-        variant = game_variant(game)
-        assert variant is not None
+        game, variant = problem(spec)
         tables = checker_tables(variant)
         judge = Judge(variant, tables=tables, prover=tables.prover())
         before = (dict(meters.positions), dict(meters.seconds))
@@ -140,11 +148,7 @@ def python_alone(problems: list[str], positions: int) -> tuple[int, float]:
     untimed search that opens the tables)."""
     searched, seconds = 0, 0.0
     for index, spec in enumerate([problems[0], *problems]):
-        file, line = spec.rsplit(":", 1)
-        games, _errors = read_pdn_file(ROOT / file)
-        game = next(g for g in games if g.line == int(line))
-        variant = game_variant(game)
-        assert variant is not None
+        game, variant = problem(spec)
         finder = search.ProofSearch(variant, tables=checker_tables(variant))
         root = search.root_node(variant, start_position(game, variant).state())
         started = time.perf_counter()
@@ -155,30 +159,24 @@ def python_alone(problems: list[str], positions: int) -> tuple[int, float]:
     return searched, seconds
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--every", type=int, default=4, help="every Nth problem (4)")
+def side_by_side_arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The command line, with ``--jobs``, ``--time-limit``, ``--cache-dir`` (in effect once
+    parsed) and the workers' hidden ``--worker`` added to the parser's own."""
     parser.add_argument("--jobs", type=int, default=2, help="processes side by side (2)")
     parser.add_argument("--time-limit", type=float, default=20.0, help="work a problem (20 s)")
-    parser.add_argument(
-        "--python-positions", type=int, default=20_000, help="the Python search alone (20,000)"
-    )
     parser.add_argument("--worker", nargs="*", help=argparse.SUPPRESS)
     add_cache_argument(parser)
     args = parser.parse_args()
     use_cache_argument(args)
-    if args.worker is not None:
-        worker(args.worker, args.time_limit)
-        return 0
-    problems = sample(max(1, args.every))
-    print(
-        f"# {len(problems)} problems (every {args.every}th of problems/, examples left out), "
-        f"{args.time_limit:g} s of work each, {args.jobs} processes side by side"
-    )
-    command = [sys.executable, __file__, "--time-limit", str(args.time_limit)]
+    return args
+
+
+def side_by_side(script: str, problems: list[str], args: argparse.Namespace) -> list[Any]:
+    """Run ``script --worker`` on the problems in ``args.jobs`` processes at once (each with
+    every Nth problem, the same ``--time-limit`` and ``--cache-dir``); their JSON lines."""
+    command = [sys.executable, script, "--time-limit", str(args.time_limit)]
     if getattr(args, "cache_dir", None):
         command += ["--cache-dir", str(args.cache_dir)]
-    started = time.perf_counter()
     processes = [
         subprocess.Popen([*command, "--worker", *problems[j :: args.jobs]], stdout=subprocess.PIPE)
         for j in range(args.jobs)
@@ -187,6 +185,26 @@ def main() -> int:
     for process in processes:
         out, _ = process.communicate()
         rows += [json.loads(line) for line in out.decode().splitlines()]
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=4, help="every Nth problem (4)")
+    parser.add_argument(
+        "--python-positions", type=int, default=20_000, help="the Python search alone (20,000)"
+    )
+    args = side_by_side_arguments(parser)
+    if args.worker is not None:
+        worker(args.worker, args.time_limit)
+        return 0
+    problems = sample(max(1, args.every))
+    print(
+        f"# {len(problems)} problems (every {args.every}th of problems/, examples left out), "
+        f"{args.time_limit:g} s of work each, {args.jobs} processes side by side"
+    )
+    started = time.perf_counter()
+    rows = side_by_side(__file__, problems, args)
     wall = time.perf_counter() - started
     for row in sorted(rows, key=lambda r: r["problem"]):
         parts = " ".join(
