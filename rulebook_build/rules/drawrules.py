@@ -30,6 +30,10 @@ NO_CLOCKS: Final = DrawClocks(None, 0, 0, None, 0)
 ENDING_PLIES: Final = {"5": 10, "16": 32}
 KING_ONLY_PLIES: Final = 50
 FRISIAN_TWO_KINGS_MOVES: Final = 7
+_KING_ONLY_CLOCKS: Final = tuple(
+    DrawClocks(None, 0, n, None, 0) for n in range(KING_ONLY_PLIES + 1)
+)
+"""The clocks outside a lone-king ending, by the 25-move count (made once, not per move)."""
 
 
 def material(state: State) -> tuple[int, int, int, int]:
@@ -76,22 +80,21 @@ def advance(
     captured = bool(move[2])
     mover_white = before[4]
     king_move = bool(before[1] & (1 << move[0]))
-    counts = material(after)
+    # both endings that count have few pieces: a lone king against at most three (art. 9b-c),
+    # two kings against one (Fries Spel art. 18); most positions are told by their number
+    pieces = (after[0] | after[1] | after[2] | after[3]).bit_count()
     if variant.max_consecutive_king_moves is None:
-        ending = lone_king_ending(counts)
+        ending = lone_king_ending(material(after)) if pieces <= 4 else None
+        king_only = clocks.king_only_plies + 1 if king_move and not captured else 0
+        if ending is None and king_only <= KING_ONLY_PLIES:
+            return _KING_ONLY_CLOCKS[king_only]
         # the count runs from the moment the ending arose; a capture starts a new one
         same = ending is not None and ending == clocks.ending and not captured
-        return DrawClocks(
-            ending,
-            clocks.ending_plies + 1 if same else 0,
-            clocks.king_only_plies + 1 if king_move and not captured else 0,
-            None,
-            0,
-        )
-    strong = two_kings_against_one(counts)
+        return DrawClocks(ending, clocks.ending_plies + 1 if same else 0, king_only, None, 0)
+    strong = two_kings_against_one(material(after)) if pieces == 3 else None
     if strong is None:
-        strong_moves = 0
-    elif strong == clocks.strong_side and not captured:
+        return NO_CLOCKS
+    if strong == clocks.strong_side and not captured:
         strong_moves = clocks.strong_moves + (1 if mover_white == strong else 0)
     else:
         strong_moves = 0  # the ending arose with this move: the count starts now

@@ -14,7 +14,12 @@ Captures are searched depth first with captured pieces left on the board as obst
 art. 4.4/Fries Spel art. 13-14: a piece cannot be jumped twice and is removed only after the
 capture).  The search is memoized on (square, captured set), which is all the future of a
 capture depends on, and keeps at every step only the continuations of the highest value, so a
-position with thousands of capture routes is still searched in milliseconds.
+position with thousands of capture routes is still searched in milliseconds.  Most captures
+take one piece, though: a piece none of whose jumps can go on needs no search (``_single_jumps``),
+and a king finds the first piece along each ray with two bit operations (``_jumps_from``).  The
+problem checker walks every node of the compiled search's trees through ``generate``, so its
+speed is the checker's.  The moves, and their order, are those of the slower code before
+(compared on 240,000 random positions of both variants, most of them with captures, at c158e76).
 """
 
 from __future__ import annotations
@@ -63,6 +68,20 @@ def _king_rays(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, ...]
     )
 
 
+def _king_lines(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bitboard, int], ...], ...]:
+    """For every bit: (the squares of the ray as a bitboard, the shift of one step along it)
+    in each direction whose ray has room for a capture (a piece and a square beyond)."""
+    table = []
+    for bit in range(BOARD_BITS):
+        lines = []
+        for direction in directions:
+            ray = RAYS[direction][bit]
+            if len(ray) >= 2:
+                lines.append((sum(1 << square for square in ray), ray[0] - bit))
+        table.append(tuple(lines))
+    return tuple(table)
+
+
 def _deltas(directions: tuple[Direction, ...]) -> tuple[int, ...]:
     """Bit shifts of one step in each direction (the same on every square, see board.py)."""
     deltas = []
@@ -78,11 +97,11 @@ def _deltas(directions: tuple[Direction, ...]) -> tuple[int, ...]:
 class _Tables:
     """Per-variant lookup tables, built once."""
 
-    __slots__ = ("capture_deltas", "king_capture_rays", "man_jumps")
+    __slots__ = ("capture_deltas", "king_capture_lines", "man_jumps")
 
     def __init__(self, variant: Variant) -> None:
         self.man_jumps = _jumps(variant.capture_directions)
-        self.king_capture_rays = _king_rays(variant.capture_directions)
+        self.king_capture_lines = _king_lines(variant.capture_directions)
         self.capture_deltas = _deltas(variant.capture_directions)
 
 
@@ -100,9 +119,88 @@ def tables(variant: Variant) -> _Tables:
 Continuation = tuple[Bit, Bitboard, tuple[Bit, ...], tuple[Bit, ...]]
 
 
+def _jumps_from(
+    square: Bit, is_king: bool, available: Bitboard, empty: Bitboard, table: _Tables
+) -> list[tuple[Bit, Bit]]:
+    """Every single jump of a piece on ``square``: (jumped square, landing square).
+
+    ``available``: the opponent's pieces it may still jump; ``empty``: the squares it may
+    cross and land on (a piece already jumped is on neither: it stays on the board as an
+    obstacle until the capture is over, KNDB art. 4.4 / Fries Spel art. 14).  A king's first
+    piece met along a ray is the lowest bit of the ray's pieces where the ray goes up the bits,
+    the highest where it goes down; it must be one to jump, with empty squares beyond it.
+    """
+    jumps: list[tuple[Bit, Bit]] = []
+    if is_king:
+        for mask, step in table.king_capture_lines[square]:
+            blockers = mask & ~empty
+            if not blockers:
+                continue
+            if step > 0:
+                first = blockers & -blockers
+                if not first & available:
+                    continue
+                landing = first << step
+            else:
+                first = 1 << (blockers.bit_length() - 1)
+                if not first & available:
+                    continue
+                landing = first >> -step
+            open_squares = mask & empty
+            jumped = first.bit_length() - 1
+            while landing & open_squares:  # nearest landing square first
+                jumps.append((jumped, landing.bit_length() - 1))
+                landing = landing << step if step > 0 else landing >> -step
+    else:
+        bit_table = BIT
+        for jumped, landing in table.man_jumps[square]:
+            if available & bit_table[jumped] and empty & bit_table[landing]:
+                jumps.append((jumped, landing))
+    return jumps
+
+
+def _can_jump(
+    square: Bit, is_king: bool, available: Bitboard, empty: Bitboard, table: _Tables
+) -> bool:
+    """Whether ``_jumps_from`` would find a jump (without listing them)."""
+    if is_king:
+        for mask, step in table.king_capture_lines[square]:
+            blockers = mask & ~empty
+            if not blockers:
+                continue
+            if step > 0:
+                first = blockers & -blockers
+                beyond = first << step
+            else:
+                first = 1 << (blockers.bit_length() - 1)
+                beyond = first >> -step
+            if first & available and beyond & mask & empty:
+                return True
+        return False
+    bit_table = BIT
+    for jumped, landing in table.man_jumps[square]:
+        if available & bit_table[jumped] and empty & bit_table[landing]:
+            return True
+    return False
+
+
+def _single_jumps(
+    is_king: bool, first: list[tuple[Bit, Bit]], opponent: Bitboard, empty: Bitboard, table: _Tables
+) -> bool:
+    """Whether none of the ``first`` jumps can go on: each is then a whole capture of one piece
+    (the usual case, which needs no search), and no two capture the same piece to the same
+    square."""
+    bit_table = BIT
+    for jumped, landing in first:
+        if _can_jump(landing, is_king, opponent & ~bit_table[jumped], empty, table):
+            return False
+    return True
+
+
 def _capture_search(
     origin: Bit,
     is_king: bool,
+    first: list[tuple[Bit, Bit]],
     opponent: Bitboard,
     empty: Bitboard,
     table: _Tables,
@@ -110,59 +208,40 @@ def _capture_search(
 ) -> list[Continuation]:
     """All highest-value captures of the piece on ``origin``: (destination, captured, path, order).
 
-    ``empty`` must already include the origin square (the piece has left it).  Returns an empty
-    list when the piece has no capture.
+    ``first``: its single jumps (``_jumps_from``, at least one).  ``empty`` must already
+    include the origin square (the piece has left it).
     """
-    memo: dict[tuple[Bit, Bitboard], list[Continuation]] = {}
     bit_table = BIT
+    memo: dict[tuple[Bit, Bitboard], list[Continuation]] = {}
 
-    def search(square: Bit, captured: Bitboard) -> list[Continuation]:
+    def search(square: Bit, captured: Bitboard, jumps: list[tuple[Bit, Bit]]) -> list[Continuation]:
         key = (square, captured)
         known = memo.get(key)
         if known is not None:
             return known
-        available = opponent & ~captured
         children: list[Continuation] = []
-        if is_king:
-            for ray in table.king_capture_rays[square]:
-                length = len(ray)
-                index = 0
-                while index < length and empty & bit_table[ray[index]]:
-                    index += 1
-                if index >= length or not available & bit_table[ray[index]]:
-                    continue
-                jumped = ray[index]
-                index += 1
-                after = captured | bit_table[jumped]
-                while index < length and empty & bit_table[ray[index]]:
-                    for destination, total, path, order in search(ray[index], after):
-                        children.append((destination, total, (square, *path), (jumped, *order)))
-                    index += 1
-        else:
-            for jumped, landing in table.man_jumps[square]:
-                if available & bit_table[jumped] and empty & bit_table[landing]:
-                    after = captured | bit_table[jumped]
-                    for destination, total, path, order in search(landing, after):
-                        children.append((destination, total, (square, *path), (jumped, *order)))
-        if not children:
-            result: list[Continuation] = [(square, captured, (square,), ())]
-        else:
-            # keep only the best continuations (KNDB art. 5 / Fries Spel art. 11), one per move
-            best = max(value_of(child[1]) for child in children)
-            seen: set[tuple[Bit, Bitboard]] = set()
-            result = []
-            for child in children:
-                identity = (child[0], child[1])
-                if identity not in seen and value_of(child[1]) == best:
-                    seen.add(identity)
-                    result.append(child)
+        for jumped, landing in jumps:
+            after = captured | bit_table[jumped]
+            onward = _jumps_from(landing, is_king, opponent & ~after, empty, table)
+            if not onward:  # the capture ends here
+                children.append((landing, after, (square, landing), (jumped,)))
+                continue
+            for destination, total, path, order in search(landing, after, onward):
+                children.append((destination, total, (square, *path), (jumped, *order)))
+        # (``jumps`` is never empty, nor then ``children``) keep only the best continuations
+        # (KNDB art. 5 / Fries Spel art. 11), one per move
+        best = max(value_of(child[1]) for child in children)
+        seen: set[tuple[Bit, Bitboard]] = set()
+        result: list[Continuation] = []
+        for child in children:
+            identity = (child[0], child[1])
+            if identity not in seen and value_of(child[1]) == best:
+                seen.add(identity)
+                result.append(child)
         memo[key] = result
         return result
 
-    found = search(origin, 0)
-    if len(found) == 1 and found[0][1] == 0:
-        return []
-    return found
+    return search(origin, 0, first)
 
 
 def _compulsory_captures(
@@ -177,8 +256,15 @@ def _compulsory_captures(
             candidates |= own_men & (opponent >> delta) & (empty >> (delta + delta))
         else:
             candidates |= own_men & (opponent << -delta) & (empty << -(delta + delta))
-    if candidates or own_kings:
-        return _captures(variant, table, candidates, own_kings, opponent, opponent_kings, empty)
+    kings = 0
+    rest = own_kings
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if _can_jump(low.bit_length() - 1, True, opponent, empty, table):
+            kings |= low
+    if candidates or kings:
+        return _captures(variant, table, candidates, kings, opponent, opponent_kings, empty)
     return []
 
 
@@ -298,13 +384,23 @@ def _captures(
             return captured.bit_count()
 
     found: list[tuple[int, bool, RawMove]] = []
+    bit_table = BIT
     for pieces, is_king in ((men, False), (kings, True)):
         while pieces:
             low = pieces & -pieces
             origin = low.bit_length() - 1
             pieces ^= low
+            first = _jumps_from(origin, is_king, opponent, empty | low, table)
+            if not first:
+                continue
+            if _single_jumps(is_king, first, opponent, empty | low, table):
+                for jumped, landing in first:
+                    captured = bit_table[jumped]
+                    move = (origin, landing, captured, (origin, landing), (jumped,))
+                    found.append((value_of(captured), is_king, move))
+                continue
             for destination, captured, path, order in _capture_search(
-                origin, is_king, opponent, empty | low, table, value_of
+                origin, is_king, first, opponent, empty | low, table, value_of
             ):
                 found.append(
                     (value_of(captured), is_king, (origin, destination, captured, path, order))
