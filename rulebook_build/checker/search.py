@@ -414,7 +414,15 @@ class ProofSearch:
         # only the child that is asked for gets its clocks (``child_node``), as in a walk of a
         # compiled search's tree, where every other child of a White node is left unvisited
         state, clocks = node
+        # only a move that captures just the pieces that are gone, and ends on the square the
+        # mover arrived on (if any: a king's capture can end where it began), is made to compare
+        white = state[4]
+        own_after = pieces[0] | pieces[1] if white else pieces[2] | pieces[3]
+        gone = (state[2] | state[3]) & ~(pieces[2] | pieces[3] if white else pieces[0] | pieces[1])
+        arrived = own_after & ~(state[0] | state[1])
         for move in generate(self.variant, state) if moves is None else moves:
+            if move[2] != gone or (arrived and not arrived >> move[1] & 1):
+                continue
             after = make(self.variant, state, move)
             if pieces_of(after) == pieces:
                 return move, (after, advance(self.variant, clocks, state, move, after))

@@ -216,6 +216,8 @@ class EndgameTables:
         self.max_pieces = max_pieces
         self.max_pair_slots = max_pair_slots
         self.cached_pieces = cached_pieces
+        self.most_pieces = max(max_pieces, cached_pieces)
+        """No class with more pieces has a table (``supports``)."""
         self.cache_dir = default_cache_dir() if cache_dir is None else cache_dir
         self.limit = variant.max_consecutive_king_moves
         self.semantics = semantics
@@ -388,6 +390,8 @@ class EndgameTables:
 
     def locate(self, state: State) -> tuple[Material, int] | None:
         om, ok, pm, pk = state[:4]
+        if (om | ok | pm | pk).bit_count() > self.most_pieces:
+            return None  # more pieces than any class ``supports`` (most positions of a search)
         material = (om.bit_count(), ok.bit_count(), pm.bit_count(), pk.bit_count())
         if not self.supports(material):
             return None
