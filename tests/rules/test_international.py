@@ -35,6 +35,29 @@ def test_art4_a_piece_is_not_jumped_twice_and_stays_until_the_end() -> None:
         assert len(set(move.captured)) == len(move.captured)
 
 
+def test_art4_the_jumped_piece_blocks_the_way_back() -> None:
+    # the king on 37 takes 32 and lands on 28 or beyond; were 32 gone at once, it could fly back
+    # over 37 and take 41 too (two pieces, which the majority rule would then demand). It may
+    # not: 32 stays until the capture is over, so every capture takes one piece
+    assert notations(position(white_kings=[37], black_men=[32, 41])) == {
+        "37x46",
+        "37x28",
+        "37x23",
+        "37x19",
+        "37x14",
+        "37x10",
+        "37x5",
+    }
+    # with the second man off that diagonal (18, next to the landing square 23) the king goes
+    # on: only the capture of both is legal, from 23 alone of the landing squares (a shortcut
+    # that took a king's first jumps for whole captures would give the seven moves above)
+    assert notations(position(white_kings=[37], black_men=[32, 18])) == {
+        "37x23x12",
+        "37x23x7",
+        "37x23x1",
+    }
+
+
 def test_art5_majority_capture_is_compulsory() -> None:
     # 32x21 takes one man, 32x23x12 takes two: only the second is legal
     assert notations(position(white_men=[32], black_men=[18, 27, 28])) == {"32x23x12"}
