@@ -25,7 +25,7 @@ speed is the checker's.  The moves, and their order, are those of the slower cod
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeVar
 
 from rulebook_build.rules.board import (
     BLACK_PROMOTION,
@@ -49,17 +49,23 @@ NO_STREAK: Final[Streak] = (0, 0)
 BIT: Final[tuple[int, ...]] = tuple(1 << b for b in range(BOARD_BITS + 12))
 
 
+_Step = TypeVar("_Step")
+
+
+def _capture_steps(
+    directions: tuple[Direction, ...], entry: Callable[[Bit, tuple[Bit, ...]], _Step]
+) -> tuple[tuple[_Step, ...], ...]:
+    """For every bit: ``entry(bit, ray)`` for each direction whose ray has room for a capture
+    (a piece and a square beyond), in the order of ``directions``."""
+    return tuple(
+        tuple(entry(bit, RAYS[d][bit]) for d in directions if len(RAYS[d][bit]) >= 2)
+        for bit in range(BOARD_BITS)
+    )
+
+
 def _jumps(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, Bit], ...], ...]:
     """For every bit: the (jumped square, landing square) pairs of a man's capture step."""
-    table = []
-    for bit in range(BOARD_BITS):
-        pairs = []
-        for direction in directions:
-            ray = RAYS[direction][bit]
-            if len(ray) >= 2:
-                pairs.append((ray[0], ray[1]))
-        table.append(tuple(pairs))
-    return tuple(table)
+    return _capture_steps(directions, lambda _bit, ray: (ray[0], ray[1]))
 
 
 def _king_rays(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, ...], ...], ...]:
@@ -70,16 +76,8 @@ def _king_rays(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bit, ...]
 
 def _king_lines(directions: tuple[Direction, ...]) -> tuple[tuple[tuple[Bitboard, int], ...], ...]:
     """For every bit: (the squares of the ray as a bitboard, the shift of one step along it)
-    in each direction whose ray has room for a capture (a piece and a square beyond)."""
-    table = []
-    for bit in range(BOARD_BITS):
-        lines = []
-        for direction in directions:
-            ray = RAYS[direction][bit]
-            if len(ray) >= 2:
-                lines.append((sum(1 << square for square in ray), ray[0] - bit))
-        table.append(tuple(lines))
-    return tuple(table)
+    in each direction whose ray has room for a capture."""
+    return _capture_steps(directions, lambda bit, ray: (sum(1 << s for s in ray), ray[0] - bit))
 
 
 def _deltas(directions: tuple[Direction, ...]) -> tuple[int, ...]:
@@ -120,9 +118,15 @@ Continuation = tuple[Bit, Bitboard, tuple[Bit, ...], tuple[Bit, ...]]
 
 
 def _jumps_from(
-    square: Bit, is_king: bool, available: Bitboard, empty: Bitboard, table: _Tables
+    square: Bit,
+    is_king: bool,
+    available: Bitboard,
+    empty: Bitboard,
+    table: _Tables,
+    first_only: bool = False,
 ) -> list[tuple[Bit, Bit]]:
-    """Every single jump of a piece on ``square``: (jumped square, landing square).
+    """Every single jump of a piece on ``square``: (jumped square, landing square); with
+    ``first_only``, only the first found (whether there is one).
 
     ``available``: the opponent's pieces it may still jump; ``empty``: the squares it may
     cross and land on (a piece already jumped is on neither: it stays on the board as an
@@ -150,38 +154,17 @@ def _jumps_from(
             jumped = first.bit_length() - 1
             while landing & open_squares:  # nearest landing square first
                 jumps.append((jumped, landing.bit_length() - 1))
+                if first_only:
+                    return jumps
                 landing = landing << step if step > 0 else landing >> -step
     else:
         bit_table = BIT
         for jumped, landing in table.man_jumps[square]:
             if available & bit_table[jumped] and empty & bit_table[landing]:
                 jumps.append((jumped, landing))
+                if first_only:
+                    return jumps
     return jumps
-
-
-def _can_jump(
-    square: Bit, is_king: bool, available: Bitboard, empty: Bitboard, table: _Tables
-) -> bool:
-    """Whether ``_jumps_from`` would find a jump (without listing them)."""
-    if is_king:
-        for mask, step in table.king_capture_lines[square]:
-            blockers = mask & ~empty
-            if not blockers:
-                continue
-            if step > 0:
-                first = blockers & -blockers
-                beyond = first << step
-            else:
-                first = 1 << (blockers.bit_length() - 1)
-                beyond = first >> -step
-            if first & available and beyond & mask & empty:
-                return True
-        return False
-    bit_table = BIT
-    for jumped, landing in table.man_jumps[square]:
-        if available & bit_table[jumped] and empty & bit_table[landing]:
-            return True
-    return False
 
 
 def _single_jumps(
@@ -192,7 +175,7 @@ def _single_jumps(
     square."""
     bit_table = BIT
     for jumped, landing in first:
-        if _can_jump(landing, is_king, opponent & ~bit_table[jumped], empty, table):
+        if _jumps_from(landing, is_king, opponent & ~bit_table[jumped], empty, table, True):
             return False
     return True
 
@@ -261,7 +244,7 @@ def _compulsory_captures(
     while rest:
         low = rest & -rest
         rest ^= low
-        if _can_jump(low.bit_length() - 1, True, opponent, empty, table):
+        if _jumps_from(low.bit_length() - 1, True, opponent, empty, table, True):
             kings |= low
     if candidates or kings:
         return _captures(variant, table, candidates, kings, opponent, opponent_kings, empty)
