@@ -71,8 +71,9 @@ def find(judgements: dict[str, Judgement], prefix: str) -> Judgement:
 
 @pytest.fixture(scope="module")
 def a3() -> Judgement:
-    # 3 s counted in work (75,000 positions of the Python search), not wall time: on a machine
-    # busy with other tests, 3 s of wall time once left A undecided after 5,763 positions
+    # 3 s counted in work (3 * budget.PYTHON_RATE positions of the Python search, 30,000 now),
+    # not wall time: on a machine busy with other tests, 3 s of wall time once left A
+    # undecided after 5,763 positions
     return judge_text(A3, by_work=True)
 
 
