@@ -8,7 +8,8 @@ Prints each file's median, total and count of problems under 1 s, over every pro
 the fully decided ones (no criterion ``undecided``), every game whose JSON differs in more
 than ``seconds`` (with ``--deterministic`` and the same code there should be none) with its grade
 and the criteria whose status changed, the count of criteria settled both times but differently
-(a contradiction: one run is wrong), and the fully decided games per collection folder.
+(a contradiction: one run is wrong), and the fully decided games per collection folder, then the
+fully decided problems (each counted once) with their median seconds.
 ``--only`` keeps the games whose source contains the text (a collection's two files share
 problems, judged once).
 """
@@ -49,6 +50,27 @@ def figures(name: str, rows: list[Verdict]) -> str:
     )
 
 
+def per_problem(rows: dict[str, Verdict], sources: list[str]) -> str:
+    """Per collection folder, the problems fully decided and the median seconds, each problem
+    counted once (by its digest: PWCP-2's two files give most problems twice, judged once)."""
+    problems: dict[str, dict[str, Verdict]] = {}
+    for source in sources:
+        row = rows[source]
+        folder = Path(source.split(":")[0]).parent.name
+        problems.setdefault(folder, {}).setdefault(row["digest"], row)
+    parts = []
+    for folder, found in sorted(problems.items()):
+        chosen = list(found.values())
+        done = [row["seconds"] for row in chosen if decided(row)]
+        median_all = statistics.median(row["seconds"] for row in chosen)
+        median_done = f"{statistics.median(done):.2f} s" if done else "none"
+        parts.append(
+            f"{folder} {len(done)}/{len(chosen)} (median {median_all:.2f} s,"
+            f" fully decided {median_done})"
+        )
+    return "; ".join(parts)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)
@@ -87,6 +109,7 @@ def main() -> int:
             counts[1] += decided(rows[source])
         summary = ", ".join(f"{c} {d}/{n}" for c, (n, d) in sorted(by_collection.items()))
         print(f"fully decided {name}: {summary}")
+        print(f"  problems (once each): {per_problem(rows, shared)}")
     print(figures(str(args.before), [before[s] for s in shared]))
     print(figures(str(args.after), [after[s] for s in shared]))
     return 0
