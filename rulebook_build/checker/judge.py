@@ -230,6 +230,9 @@ class Judge:
             walker = SolutionWalker(self.variant, search, published_states(position, main), clock)
             problem.walk = walker.walk(root, position, main)
             walker.settle(clock.now() + clock.share(SETTLE_SHARE))
+            # the walk looks at White's other first moves too and may settle one that the
+            # search of the keys left open: a second key is a cook, never a dual of the walk
+            self._keys_settled_since(search, position, root, keys, judgement)
         judgement.cooks = find_cooks(problem)
         judgement.criteria["C"] = criterion_c(problem)
         self._say("D: removing each man")
@@ -319,6 +322,31 @@ class Judge:
                     "undecided", "a_undecided", keys=", ".join(open_keys)
                 )
         return results
+
+    def _keys_settled_since(
+        self,
+        search: ProofSearch,
+        position: Position,
+        root: Node,
+        keys: dict[str, str],
+        judgement: Judgement,
+    ) -> None:
+        """Mark the first moves left open by ``_winning_keys`` that the search has settled since
+        (``keys`` in place), and list a newly proved one among the winning keys and in A."""
+        child_of = {
+            move_notation(position, to_move(raw)): child for raw, child in search.expand(root)
+        }
+        for key, verdict in keys.items():
+            if verdict != "undecided":
+                continue
+            if search.is_proved(child_of[key]):
+                keys[key] = "proved"
+            elif search.is_refuted(child_of[key]):
+                keys[key] = "refuted"
+        proved = [key for key, verdict in keys.items() if verdict == "proved"]
+        if proved != judgement.winning_keys:
+            judgement.winning_keys = proved
+            judgement.criteria["A"] = Criterion.say("pass", "a_pass", keys=" / ".join(proved))
 
     @staticmethod
     def _open_line(search: ProofSearch, node: Node, position: Position) -> list[str]:

@@ -16,8 +16,9 @@ from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
-from rulebook_build.notation.replay import replay
+from rulebook_build.notation.replay import move_notation, replay
 from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.rules.position import to_move
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
 ENDINGS = ("refuted later", "a line ending", "idle man", "a second winning move")
@@ -256,3 +257,30 @@ def test_win_only_settles_the_win_and_leaves_the_rest_unexamined() -> None:
         assert judgement.criteria[name].status == "undecided", name
     # nothing unexamined is ever reported sound
     assert judgement.verdict == "undecided"
+
+
+def test_a_first_move_settled_after_the_search_of_the_keys_counts_as_a_key() -> None:
+    """The walk of the solution looks at White's other first moves too, and may settle one
+    that the search of the keys left open in its share of the time (Cat.B1 289 at 120 s: 27-22,
+    once reported as a 'cook in the combination after :' while A named one key). Such a move
+    is then a winning key like the others, in A and among the cooks; one refuted since is no
+    longer open."""
+    position = parse_fen("W:W12,18:B9,25", variant=INTERNATIONAL)
+    search = ProofSearch(INTERNATIONAL)
+    root = root_node(INTERNATIONAL, position.state())
+    children = {move_notation(position, to_move(raw)): child for raw, child in search.expand(root)}
+    # as the walk would have left them: every first move settled in the search's table
+    verdicts = {key: search.prove(child, seconds=30.0).verdict for key, child in children.items()}
+    assert verdicts["12-7"] == verdicts["12-8"] == "proved"
+    refuted = [key for key, verdict in verdicts.items() if verdict == "refuted"]
+    assert refuted
+    # the search of the keys had settled only the composer's
+    keys = {key: "proved" if key == "12-7" else "undecided" for key in children}
+    judgement = Judgement(source="<test>", event=None, variant="international", fen="")
+    judgement.white_wins = "proved"
+    judgement.winning_keys = ["12-7"]
+    Judge(INTERNATIONAL)._keys_settled_since(search, position, root, keys, judgement)
+    assert keys == verdicts
+    assert judgement.winning_keys == [key for key in keys if verdicts[key] == "proved"]
+    assert set(judgement.winning_keys) == {"12-7", "12-8"}
+    assert "12-8" in judgement.criteria["A"].detail and "12-7" in judgement.criteria["A"].detail
