@@ -323,8 +323,8 @@ class Judge:
                 )
         return results
 
+    @staticmethod
     def _keys_settled_since(
-        self,
         search: ProofSearch,
         position: Position,
         root: Node,
