@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any, Final
 from xml.etree import ElementTree as ET
 
+import jinja2
+import markupsafe
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -278,6 +280,22 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             except OSError:
                 continue
         return int(newest)
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> Any:
+        """Make the theme's ``striptags`` give escaped text.
+
+        MkDocs renders the theme with autoescaping off, and a page title is HTML (MkDocs takes
+        it from the rendered heading, entities and all: a problem's title ``</title>`` arrives
+        as ``&lt;/title&gt;``).  Material writes ``{{ page.title | striptags }}`` into the
+        ``<title>`` of every page; Jinja's ``striptags`` removes tags *and unescapes
+        entities*, so the escaped title came out as markup in the page head, where a
+        ``<meta http-equiv="refresh">`` sends the reader away (CSP cannot stop that).
+        :func:`escaped_striptags` returns the same text escaped again, as
+        :class:`markupsafe.Markup`, so a following ``| e`` leaves it as it is.  Every use in the
+        theme (the head's title, the table of contents' labels) is text in HTML, so this is
+        right for all of them."""
+        env.filters["striptags"] = escaped_striptags
+        return env
 
     # ------------------------------------------------------------------ files
     def _add_assets(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -833,6 +851,14 @@ def _material_search_worker(files: Files) -> str | None:
         if re.fullmatch(r"assets/javascripts/workers/search\.[0-9a-f]+\.min\.js", uri):
             return uri
     return None
+
+
+def escaped_striptags(value: object) -> markupsafe.Markup:
+    """``striptags`` for templates without autoescaping: the text of HTML ``value``, with its
+    tags removed and whitespace collapsed as Jinja's filter does, but escaped, ready to be
+    written into HTML (Jinja's own returns the unescaped text, which is markup again)."""
+    text = value if isinstance(value, str) else str(value)
+    return markupsafe.escape(markupsafe.Markup(text).striptags())
 
 
 def _escape(text: str) -> str:

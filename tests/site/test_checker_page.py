@@ -224,3 +224,30 @@ def test_a_long_check_can_be_cancelled_and_the_page_stays_usable(browser: Any, s
     )
     assert page.console.problems == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_the_hostile_corpus_in_a_link_runs_nothing_and_shows_as_text(
+    browser: Any, server: str
+) -> None:
+    """Every payload of ``tests/data/hostile-input.txt`` in a ``#pdn=`` link: in the tags the
+    page keeps (Title and Composer in their fields, as written; the others for the PDN it
+    writes) and in the comments (which it drops)."""
+    from .test_hostile_corpus import CORPUS, Watch, deal, pdn_value
+
+    kept = ("Event", "Site", "Date", "Composer", "Title", "Source", "Stipulation")
+    tags = {tag: deal(CORPUS, index % 4) for index, tag in enumerate(kept)}
+    comment = " ".join(t for t in " ".join(CORPUS).split(" ") if "}" not in t)
+    text = "".join(f'[{tag} "{pdn_value(value)}"]\n' for tag, value in tags.items())
+    text += f'[SetUp "1"]\n[FEN "{FEN}"]\n[GameType "40"]\n\n{{{comment}}} {SOLUTION} *\n'
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    watch = Watch(page, server)
+    url = f"{server}/controleren/#pdn=" + urllib.parse.quote(text) + "&run=1"
+    page.goto(url)
+    wait_for_report(page, timeout=120_000)
+    watch.assert_nothing_happened(url)
+    for tag in ("Title", "Composer"):
+        value = tags[tag]
+        assert page.input_value(f'.rb-tag[data-tag="{tag}"]') == value, tag
+    assert page.locator(".rb-check-report").get_attribute("data-grade") == "correct"
+    context.close()
