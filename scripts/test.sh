@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up and run every check: the one test command of the README and of CI (.ci/run).
-#   - a virtual environment in .venv with the package and its test extras
+#   - a virtual environment in .venv with the package, its test extras and Zig (wasm)
 #   - Debian's Chromium for the browser test (installed with apt when running as root)
 #   - ruff (lint and format), mypy --strict, then pytest
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+.venv/bin/python -m pip install --quiet -e '.[test,wasm]'
 # Pyodide, for the in-browser checker and its browser test (pinned in package-lock.json)
 npm ci --silent --no-audit --no-fund
 

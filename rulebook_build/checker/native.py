@@ -416,22 +416,26 @@ class ProverSession:
         limits = [f"{max(seconds, 0.001):.3f}", str(node_limit)]
         request = " ".join(["solve", *limits, *self.prover._node(state, clocks)])
         try:
-            process = self._start()
-            assert process.stdin is not None and process.stdout is not None
-            process.stdin.write(request + "\n")
-            process.stdin.flush()
-            lines: list[str] = []
-            for line in process.stdout:
-                lines.append(line)
-                if line == "end\n":
-                    break
-            else:
-                raise OSError(self._death(process))
+            answer = self._exchange(request)
         except OSError as error:
             self._broken = f"the compiled search failed: {error}"
             self.close()
             return ProverAnswer("undecided", variant, 0, 0.0, {}, self._broken)
-        return _parse_answer(variant, "".join(lines))
+        return _parse_answer(variant, answer)
+
+    def _exchange(self, request: str) -> str:
+        """Send one request line, return the answer up to its ``end`` line; ``OSError`` when
+        the program cannot answer (``checker/wasm.py`` answers without a process)."""
+        process = self._start()
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(request + "\n")
+        process.stdin.flush()
+        lines: list[str] = []
+        for line in process.stdout:
+            lines.append(line)
+            if line == "end\n":
+                return "".join(lines)
+        raise OSError(self._death(process))
 
     def _start(self) -> subprocess.Popen[str]:
         if self._process is None:

@@ -48,15 +48,17 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifndef PROVER_WASM
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+#endif
 
 #include "draughts.h"
 #ifdef HAVE_ZLIB
@@ -270,10 +272,13 @@ typedef struct {
     const unsigned char *values;
     uint64_t blocks; /* a compact file: its blocks; values is its index, then the streams */
     uint64_t length; /* a compact file: the bytes from values on */
+    int material[4]; /* the class, as the wasm build's host names it */
 } table;
 
 static table TABLES[2][8 * 8 * 8 * 8];
+#ifndef PROVER_WASM
 static const char *TABLE_DIR[2];
+#endif
 
 /* ../tables/compact.py: a code a slot, both kinds in one; what each kind's probe answers for it */
 #define BLOCK 4096
@@ -292,12 +297,29 @@ static void init_codes(void) {
     }
 }
 
-#ifdef HAVE_ZLIB
+#ifdef PROVER_WASM
+/* The WebAssembly build (the check page, ../native.py wasm_build): no files and no zlib.  The host
+ * (the page's worker, or a test) holds the compact tables and answers two calls: how many blocks
+ * the compact table of a class has (0: none), and the codes of one block, unpacked after its
+ * checksum was verified (the count of codes, or -1 when it cannot give them).  Both kinds read
+ * the same compact table, as the compact files hold both. */
+__attribute__((import_module("env"), import_name("rb_table_blocks"))) int32_t
+rb_table_blocks(int32_t own_men, int32_t own_kings, int32_t other_men, int32_t other_kings);
+__attribute__((import_module("env"), import_name("rb_table_block"))) int32_t
+rb_table_block(int32_t own_men, int32_t own_kings, int32_t other_men, int32_t other_kings,
+               uint32_t block, unsigned char *codes);
+#define HAVE_BLOCKS
+#define CACHED_SETS 2048 /* 16 MB: the page's memory is the reader's */
+#elif defined(HAVE_ZLIB)
+#define HAVE_BLOCKS
+#define CACHED_SETS 16384
+#endif
+
+#ifdef HAVE_BLOCKS
 /* decompressed blocks, two ways a set, by table and block: 128 MB (the memory is touched only
  * as blocks come in).  Four second keys refuted in 2.7 to 7.7 million nodes took 26.7 s with
  * 64 MB, 24.1 with 128, 23.5 with 256 and 23.1 with 512: unpacking blocks again costs more than
  * the memory */
-#define CACHED_SETS 16384
 typedef struct {
     const table *t;
     uint64_t block;
@@ -306,6 +328,16 @@ typedef struct {
 static cached_block *BLOCK_CACHE;
 static unsigned char *OLDER; /* per set: the way to replace next */
 
+static int allocate_block_cache(void) {
+    if (!BLOCK_CACHE) {
+        BLOCK_CACHE = calloc(2 * CACHED_SETS, sizeof(cached_block));
+        OLDER = calloc(CACHED_SETS, 1);
+    }
+    return BLOCK_CACHE && OLDER;
+}
+#endif
+
+#ifdef HAVE_ZLIB
 /* a compact file's header says its blocks ("blocks": N) and their size; the Python checker
  * has checked its checksum before this program runs */
 static int open_compact(table *t, const unsigned char *map, size_t size, size_t at) {
@@ -331,13 +363,11 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
     t->values = map + at;
     t->blocks = count;
     t->length = end;
-    if (!BLOCK_CACHE) {
-        BLOCK_CACHE = calloc(2 * CACHED_SETS, sizeof(cached_block));
-        OLDER = calloc(CACHED_SETS, 1);
-        if (!BLOCK_CACHE || !OLDER) return 0;
-    }
-    return 1;
+    return allocate_block_cache();
 }
+#endif
+
+#ifdef HAVE_BLOCKS
 
 static int compact_code(const table *t, uint64_t slot) {
     uint64_t block = slot / BLOCK;
@@ -351,17 +381,23 @@ static int compact_code(const table *t, uint64_t slot) {
     } else {
         c += OLDER[set];
         OLDER[set] ^= 1;
+        uint64_t want = block + 1 < t->blocks ? BLOCK : t->l.slots - block * BLOCK;
+        c->t = NULL;
+#ifdef PROVER_WASM
+        const int *m = t->material;
+        if (rb_table_block(m[0], m[1], m[2], m[3], (uint32_t)block, c->codes) != (int32_t)want)
+            return -1;
+#else
         uint64_t from, to;
         memcpy(&from, t->values + 8 * block, 8);
         memcpy(&to, t->values + 8 * (block + 1), 8);
-        uint64_t want = block + 1 < t->blocks ? BLOCK : t->l.slots - block * BLOCK;
         uLongf got = BLOCK;
-        c->t = NULL;
         /* the Python checker checked the file's checksum; a file changed since is still never
          * read beyond its end */
         if (to < from || to > t->length || from < 8 * (t->blocks + 1)) return -1;
         if (uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK || got != want)
             return -1;
+#endif
         c->t = t;
         c->block = block;
     }
@@ -369,6 +405,7 @@ static int compact_code(const table *t, uint64_t slot) {
 }
 #endif
 
+#ifndef PROVER_WASM
 static const unsigned char *map_file(const char *path, size_t *size) {
     const unsigned char *map = NULL;
     int fd = open(path, O_RDONLY);
@@ -392,6 +429,7 @@ static size_t after_header(const unsigned char *map, size_t size) {
         if (map[at++] == '\n') lines++;
     return lines == 2 ? at : 0;
 }
+#endif
 
 static int16_t probe(int kind, const node *n) {
     int m[4] = {__builtin_popcountll(n->om), __builtin_popcountll(n->ok), __builtin_popcountll(n->pm),
@@ -401,6 +439,15 @@ static int16_t probe(int kind, const node *n) {
     if (t->state == 0) {
         t->state = 2;
         make_layout(&t->l, m);
+        memcpy(t->material, m, sizeof t->material);
+#ifdef PROVER_WASM
+        int32_t blocks = rb_table_blocks(m[0], m[1], m[2], m[3]);
+        if (blocks > 0 && (uint64_t)blocks == (t->l.slots + BLOCK - 1) / BLOCK &&
+            allocate_block_cache()) {
+            t->blocks = (uint64_t)blocks;
+            t->state = 3;
+        }
+#else
         char path[4096];
         size_t size = 0;
         snprintf(path, sizeof path, "%s/m%dk%d-m%dk%d.bin", TABLE_DIR[kind], m[0], m[1], m[2], m[3]);
@@ -426,11 +473,12 @@ static int16_t probe(int kind, const node *n) {
             }
         }
 #endif
+#endif
     }
     if (t->state != 1 && t->state != 3) return NOT_COVERED;
     int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, n->own, n->other);
     if (i < 0) return NOT_COVERED;
-#ifdef HAVE_ZLIB
+#ifdef HAVE_BLOCKS
     if (t->state == 3) {
         int code = compact_code(t, (uint64_t)i);
         if (code < 0 || code >= CODES) return NOT_COVERED; /* a block that does not unpack */
@@ -865,6 +913,14 @@ static int parse_hex(const char *text, bb *out) {
  * into huge ones after a million nodes, MADV_COLLAPSE: the copying took a tenth of a long
  * search, with tables then four times as large.) */
 static void *table_memory(size_t bytes, uint64_t megabytes) {
+#ifdef PROVER_WASM
+    void *memory = calloc(1, bytes); /* WebAssembly memory grows zeroed, page by page */
+    if (!memory) {
+        fprintf(stderr, "prover: cannot allocate %llu MB\n", (unsigned long long)megabytes);
+        exit(1);
+    }
+    return memory;
+#else
     void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
         fprintf(stderr, "prover: cannot allocate %llu MB\n", (unsigned long long)megabytes);
@@ -874,12 +930,16 @@ static void *table_memory(size_t bytes, uint64_t megabytes) {
     madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
     return memory;
+#endif
 }
 
+#ifndef PROVER_WASM
 /* the variant argument: 0 International, 1 Fries Spel, -1 unknown */
 static int variant_of(const char *name) {
     return !strcmp(name, "international") ? 0 : !strcmp(name, "frisian") ? 1 : -1;
 }
+
+#endif
 
 /* a node from its pieces (WM WK BM BK, hexadecimal) and its CLOCKS field; 0 if they are bad */
 static int parse_node(char **field, node *out) {
@@ -932,6 +992,7 @@ static int parse_node(char **field, node *out) {
     return 1;
 }
 
+#ifndef PROVER_WASM
 /* "moves": what this program makes of one node, for the tests against the Python engine */
 static int describe(const node *n) {
     int16_t v[2] = {probe(0, n), probe(1, n)};
@@ -958,6 +1019,8 @@ static int describe(const node *n) {
     printf("end\n");
     return OVERFLOW_SEEN;
 }
+
+#endif
 
 /* the TT and the store of settled nodes, sized for a search given TABLE_MB megabytes */
 static void allocate_tables(uint64_t megabytes) {
@@ -1015,6 +1078,46 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
  * open is where the next one starts: the searches of one judgement (the keys, the alternatives
  * of criterion C, later rounds) share their positions.  A bad line is answered "error MESSAGE"
  * and "end". */
+/* one request line of a session, answered on standard output */
+static void answer(char *line) {
+    char *field[9];
+    int count = 0;
+    for (char *at = strtok(line, " \t\r\n"); at && count < 9; at = strtok(NULL, " \t\r\n"))
+        field[count++] = at;
+    node root;
+    if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
+        printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");
+        fflush(stdout);
+        return;
+    }
+    solve(&root, atof(field[1]), strtoull(field[2], NULL, 10));
+}
+
+#ifdef PROVER_WASM
+/* The WebAssembly build is a library (a WASI "reactor"): the host opens a session with
+ * rb_open, writes each request line (as "serve" reads them) into rb_request_buffer and calls
+ * rb_request; the answer comes on standard output, as from "serve".  A new session is a new
+ * instance of the module. */
+static char REQUEST[512];
+
+__attribute__((export_name("rb_request_buffer"))) char *rb_request_buffer(void) { return REQUEST; }
+
+__attribute__((export_name("rb_open"))) int32_t rb_open(int32_t variant, uint32_t table_mb) {
+    (void)die_with_parent; /* draughts.h's, for the programs run as processes */
+    if (variant != 0 && variant != 1) return 0;
+    init_geometry(variant);
+    init_codes();
+    init_index();
+    allocate_tables(table_mb);
+    return 1;
+}
+
+__attribute__((export_name("rb_request"))) void rb_request(void) {
+    REQUEST[sizeof REQUEST - 1] = 0;
+    answer(REQUEST);
+    fflush(stdout);
+}
+#else
 static int serve(void) {
     char line[512];
     while (fgets(line, sizeof line, stdin)) {
@@ -1023,17 +1126,7 @@ static int serve(void) {
             while ((c = getchar()) != EOF && c != '\n') {}
             line[0] = 0;
         }
-        char *field[9];
-        int count = 0;
-        for (char *at = strtok(line, " \t\r\n"); at && count < 9; at = strtok(NULL, " \t\r\n"))
-            field[count++] = at;
-        node root;
-        if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
-            printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");
-            fflush(stdout);
-            continue;
-        }
-        solve(&root, atof(field[1]), strtoull(field[2], NULL, 10));
+        answer(line);
     }
     return 0;
 }
@@ -1075,3 +1168,4 @@ int main(int argc, char **argv) {
     solve(&root, atof(argv[4]), strtoull(argv[5], NULL, 10));
     return 0;
 }
+#endif

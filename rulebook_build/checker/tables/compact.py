@@ -44,7 +44,7 @@ import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO, Final, overload
+from typing import BinaryIO, Final, Protocol, overload
 
 from rulebook_build.checker.tables import tablefile
 
@@ -192,6 +192,8 @@ class CompactTable:
             offset = _checked(path, stream, expected, always=False)
             mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         self._body = memoryview(mapped)[offset:]
+        self.body_offset = offset
+        """Where the block index starts in the file (after the two header lines)."""
         self.path = path
         self.size = size
         if len(self._body) < 8 * (blocks + 1):
@@ -224,6 +226,13 @@ class CompactTable:
             self._cache[number] = found
         return found
 
+    def streams(self) -> Iterator[tuple[int, bytes]]:
+        """Each block's zlib stream, with where it starts in the file (for the index of blocks
+        and checksums the site publishes, ``remote.py``)."""
+        for number in range(len(self._offsets) - 1):
+            start, end = self._offsets[number], self._offsets[number + 1]
+            yield self.body_offset + start, bytes(self._body[start:end])
+
     def code(self, slot: int) -> int:
         if not 0 <= slot < self.size:
             raise IndexError(slot)
@@ -234,10 +243,21 @@ class CompactTable:
             yield from self.block(number)
 
 
+class Codes(Protocol):
+    """What a view needs of a compact table: a file's (``CompactTable``) or a website's
+    (``remote.RemoteCompactTable``)."""
+
+    size: int
+
+    def code(self, slot: int) -> int: ...
+
+    def codes(self) -> Iterator[int]: ...
+
+
 class KindView(Sequence[int]):
     """A compact table seen as one kind's int16 values (``PURE_VALUE`` or ``RULES_VALUE``)."""
 
-    def __init__(self, table: CompactTable, values: tuple[int, ...]) -> None:
+    def __init__(self, table: Codes, values: tuple[int, ...]) -> None:
         self.table = table
         self._values = values
 

@@ -1,0 +1,159 @@
+"""The WebAssembly build of the proof search answers as the native program does.
+
+``prover.c`` compiled for ``wasm32-wasi`` (``checker/wasm.py``, Zig from the ``ziglang``
+package) runs here under wasmtime, with the imports the check page's worker gives it
+(``wasm_host.py``), reading the tables a site publishes through ``tables/remote.py``; the native
+program reads the same compact files.  On random positions of both variants with their clocks,
+both searches stopped by the same count of positions must give the same verdict, node count,
+proof tree and open line, so that a judgement counted in work is the same in the browser as on
+the command line; and a whole judgement through the hosted search equals the native one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.checker import native, wasm
+from rulebook_build.checker.judge import Judge
+from rulebook_build.checker.tables.endgame import default_cache_dir
+from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.checker.tables.remote import (
+    Fetch,
+    SiteCheckerTables,
+    publish,
+    site_checker_tables,
+)
+from rulebook_build.notation.pdn import read_pdn
+from rulebook_build.notation.replay import start_position
+from rulebook_build.rules import FRISIAN, INTERNATIONAL
+from rulebook_build.rules.variants import Variant
+from tests.checker.differential import random_node
+
+from .wasm_host import WasmtimeHost
+
+pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+
+PIECES = 3
+"""The published tables: every class of up to 3 pieces (packed in a few seconds)."""
+
+
+def local_fetch(folder: Path) -> Fetch:
+    def fetch(name: str, start: int, end: int) -> bytes:
+        with (folder / name).open("rb") as stream:
+            stream.seek(start)
+            return stream.read(end - start)
+
+    return fetch
+
+
+@pytest.fixture(scope="module")
+def wasm_program() -> Path:
+    program = wasm.wasm_build(default_cache_dir())
+    if program is None:
+        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    return program
+
+
+@dataclass
+class Published:
+    variant: Variant
+    site: SiteCheckerTables
+    hosted: wasm.HostedProver
+    native: native.NativeProver
+    host: WasmtimeHost
+
+
+def published(variant: Variant, folder: Path, program: Path) -> Published:
+    tables: CheckerTables = checker_tables(variant)
+    tables.prepare_missing()
+    manifest = publish(tables, folder, pieces=PIECES)
+    site = site_checker_tables(variant, manifest, local_fetch(folder))
+    host = WasmtimeHost(program, site)
+    site.host = host
+    hosted = site.prover()
+    assert hosted is not None
+    compiled = tables.prover()
+    assert compiled is not None
+    # the native program reads the published compact files only, as the browser does
+    reader = native.NativeProver(compiled.program, folder, folder, variant=variant)
+    return Published(variant, site, hosted, reader, host)
+
+
+@pytest.fixture(scope="module", params=[INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def both(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    wasm_program: Path,
+) -> Iterator[Published]:
+    variant = request.param
+    yield published(variant, tmp_path_factory.mktemp(f"site-{variant.name}"), wasm_program)
+
+
+def test_random_positions_get_the_same_search_in_webassembly(both: Published) -> None:
+    rng = random.Random(35)
+    settled = undecided = 0
+    for _ in range(60):
+        state, clocks = random_node(both.variant, rng)
+        limit = rng.choice((200, 2_000, 20_000))
+        expected = both.native.solve(state, clocks, seconds=60, node_limit=limit, table_seconds=1)
+        found = both.hosted.solve(state, clocks, seconds=60, node_limit=limit, table_seconds=1)
+        assert found.problem == expected.problem
+        assert (found.verdict, found.nodes) == (expected.verdict, expected.nodes)
+        assert found.choices == expected.choices
+        assert found.open_line == expected.open_line
+        settled += expected.verdict != "undecided"
+        undecided += expected.verdict == "undecided"
+    # what the run met: both settled searches (with their trees) and open ones
+    assert settled >= 10 and undecided >= 5, (settled, undecided)
+    # and the tables: the module asked for blocks, which came checked
+    assert sum(len(t._cache) for t in both.site.remote.values()) > 0
+
+
+def test_a_session_goes_on_where_the_last_search_stopped(both: Published) -> None:
+    rng = random.Random(36)
+    nodes = [random_node(both.variant, rng) for _ in range(6)]
+    with both.native.session(5) as expected_session:
+        expected = [expected_session.solve(s, c, seconds=60, node_limit=3_000) for s, c in nodes]
+    session = both.hosted.session(5)
+    try:
+        found = [session.solve(s, c, seconds=60, node_limit=3_000) for s, c in nodes]
+    finally:
+        session.close()
+    assert [(a.verdict, a.nodes, a.choices) for a in found] == [
+        (a.verdict, a.nodes, a.choices) for a in expected
+    ]
+
+
+SMALL = """[Event "example"]
+[SetUp "1"]
+[FEN "W:W26,31,36:B6,17,39"]
+[GameType "40"]
+
+1. 31-27 17x37 2. 36x40 6-11 3. 40-34 11-17 4. 34-29 17-22 5. 26-21 22-27 6. 21x32 *
+"""
+
+
+def test_a_judgement_through_the_hosted_search_is_the_native_one(
+    tmp_path: Path, wasm_program: Path
+) -> None:
+    site = published(FRISIAN, tmp_path, wasm_program)
+    game = read_pdn(SMALL)[0][0]
+    position = start_position(game, FRISIAN)
+    native_tables = CheckerTables(site.site.pure, site.site.rules)
+    native_tables._prover = site.native
+    native_tables._prover_looked_for = True
+    results = []
+    for tables in (native_tables, site.site):
+        judge = Judge(FRISIAN, tables=tables, prover=tables.prover())
+        judgement = judge.judge(game, position, seconds=5, by_work=True)
+        record = judgement.as_json()
+        record.pop("seconds")
+        results.append(record)
+    assert results[0] == results[1]
+    assert results[1]["grade"] == "correct"
+    assert site.host.sessions >= 1  # the judgement did ask the WebAssembly search

@@ -1,0 +1,120 @@
+"""A host for the WebAssembly search in the tests: wasmtime, with the imports the check page's
+worker gives it (``site/assets/prover-host.js``): the six WASI calls the module makes and the
+two table calls, answered by a :class:`SiteCheckerTables` as in the browser."""
+
+from __future__ import annotations
+
+import struct
+import time
+from pathlib import Path
+
+import wasmtime
+
+from rulebook_build.checker.tables.remote import SiteCheckerTables
+
+I32 = wasmtime.ValType.i32()
+I64 = wasmtime.ValType.i64()
+ESPIPE = 70
+EBADF = 8
+
+
+class Exit(Exception):
+    pass
+
+
+class WasmtimeSession:
+    def __init__(self, host: WasmtimeHost, variant: str, table_mb: int) -> None:
+        self.store = wasmtime.Store(host.engine)
+        self.output = bytearray()
+        self.errors = bytearray()
+        self.tables = host.tables
+        linker = wasmtime.Linker(host.engine)
+        wasi = "wasi_snapshot_preview1"
+
+        def memory(caller: wasmtime.Caller) -> wasmtime.Memory:
+            found = caller["memory"]
+            assert isinstance(found, wasmtime.Memory)
+            return found
+
+        def fd_write(caller: wasmtime.Caller, fd: int, iovs: int, count: int, out: int) -> int:
+            mem = memory(caller)
+            written = 0
+            for i in range(count):
+                base, length = struct.unpack(
+                    "<II", mem.read(caller, iovs + 8 * i, iovs + 8 * i + 8)
+                )
+                data = mem.read(caller, base, base + length)
+                (self.output if fd == 1 else self.errors).extend(data)
+                written += length
+            mem.write(caller, struct.pack("<I", written), out)
+            return 0 if fd in (1, 2) else EBADF
+
+        def fd_fdstat_get(caller: wasmtime.Caller, fd: int, out: int) -> int:
+            # a character device, no flags, every right
+            memory(caller).write(caller, struct.pack("<BxHxxxxQQ", 2, 0, 2**64 - 1, 0), out)
+            return 0
+
+        def clock_time_get(caller: wasmtime.Caller, _id: int, _precision: int, out: int) -> int:
+            memory(caller).write(caller, struct.pack("<Q", time.monotonic_ns()), out)
+            return 0
+
+        def proc_exit(code: int) -> None:
+            raise Exit(f"the module exited with status {code}")
+
+        def blocks(a: int, b: int, c: int, d: int) -> int:
+            return self.tables.blocks((a, b, c, d))
+
+        def block(caller: wasmtime.Caller, a: int, b: int, c: int, d: int, n: int, at: int) -> int:
+            codes = self.tables.codes((a, b, c, d), n)
+            if codes is None:
+                return -1
+            memory(caller).write(caller, codes, at)
+            return len(codes)
+
+        functions = [
+            (wasi, "fd_write", [I32] * 4, [I32], fd_write, True),
+            (wasi, "fd_close", [I32], [I32], lambda fd: 0, False),
+            (wasi, "fd_seek", [I32, I64, I32, I32], [I32], lambda *a: ESPIPE, False),
+            (wasi, "fd_fdstat_get", [I32, I32], [I32], fd_fdstat_get, True),
+            (wasi, "clock_time_get", [I32, I64, I32], [I32], clock_time_get, True),
+            (wasi, "proc_exit", [I32], [], proc_exit, False),
+            ("env", "rb_table_blocks", [I32] * 4, [I32], blocks, False),
+            ("env", "rb_table_block", [I32] * 6, [I32], block, True),
+        ]
+        for module, name, params, results, function, caller in functions:
+            kind = wasmtime.FuncType(params, results)
+            linker.define_func(module, name, kind, function, access_caller=caller)
+        self.instance = linker.instantiate(self.store, host.module)
+        exports = self.instance.exports(self.store)
+        exports["_initialize"](self.store)  # type: ignore[operator]
+        self.memory = exports["memory"]
+        self.buffer = exports["rb_request_buffer"](self.store)  # type: ignore[operator]
+        self.request_function = exports["rb_request"]
+        number = {"international": 0, "frisian": 1}[variant]
+        assert exports["rb_open"](self.store, number, table_mb) == 1  # type: ignore[operator]
+
+    def request(self, line: str) -> str:
+        data = line.encode() + b"\n\0"
+        assert len(data) <= 512
+        assert isinstance(self.memory, wasmtime.Memory)
+        self.memory.write(self.store, data, self.buffer)
+        self.output.clear()
+        self.request_function(self.store)  # type: ignore[operator]
+        return self.output.decode()
+
+    def close(self) -> None:
+        self.instance = None  # type: ignore[assignment]
+
+
+class WasmtimeHost:
+    """Opens a fresh instance of ``prover.wasm`` per session, as the page's worker does."""
+
+    def __init__(self, wasm: Path, tables: SiteCheckerTables) -> None:
+        self.engine = wasmtime.Engine()
+        self.module = wasmtime.Module.from_file(self.engine, str(wasm))
+        self.tables = tables
+        self.sessions = 0
+
+    def open(self, variant: str, table_mb: int) -> WasmtimeSession:
+        self.sessions += 1
+        return WasmtimeSession(self, variant, table_mb)
