@@ -1,15 +1,22 @@
 """The checker's entry points for the "check your problem" page, run in the reader's browser.
 
 The page runs this module under Pyodide in a Web Worker (``site/assets/checker-worker.js``):
-the same rules, notation and checker code as ``rulebook check``, with the Python proof search
-(the compiled one is not there) and the endgame tables of up to :data:`TABLE_PIECES` pieces the
-site ships, so what it cannot settle in the time given it calls undecided, as the command line
-does.  Every function takes and returns
-JSON text, so the worker passes plain strings and nothing from a pasted problem is ever
-evaluated: it is read by the notation layer and shown by the page as text only.
+the same rules, notation and checker code as ``rulebook check``, with the same endgame tables
+(those the site publishes, ``checker/tables/remote.py``: every block fetched by a Range request
+and checked against its SHA-256 before use) and the same compiled proof search, built to
+WebAssembly (``checker/wasm.py``) and run by the worker's host (``site/assets/prover-host.js``).
+Its answers are walked by the Python engine here before they count, as on the command line.
+A check is counted in work (``rulebook check --deterministic``), so the page's JSON is the
+command line's, ``seconds`` aside, for the same tables and limit.  Without the WebAssembly
+build (no Zig when the site was built) the Python search runs alone: slower, never wrong.
+
+Every function takes and returns JSON text or numbers, so the worker passes plain strings and
+nothing from a pasted problem is ever evaluated: it is read by the notation layer and shown by
+the page as text only.
 
     load(text)                        a pasted FEN or PDN problem -> its parts, or the error
     moves(fen, variant, solution, lang)   the solution checked move by move, and its player
+    open_tables(variant, manifest, fetch, host)   the site's tables (and compiled search)
     check(problem, seconds, lang)     the judgement, as ``rulebook check --json`` prints it
     pdn(problem)                      the problem as a PDN file for a contest
 """
@@ -20,12 +27,14 @@ import json
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from rulebook_build.checker import wasm
 from rulebook_build.checker.judge import CRITERIA, Judge
 from rulebook_build.checker.messages import render
-from rulebook_build.checker.search import ProofSearch
+from rulebook_build.checker.search import NATIVE_FROM_SECONDS, ProofSearch
+from rulebook_build.checker.tables import tablefile
+from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen, parse_fen
@@ -40,43 +49,63 @@ MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
 """A move as typed: ``32-28``, ``26x37x48``; move numbers and results around it are skipped."""
 TAGS: Final = ("Event", "Site", "Date", "Composer", "Title", "Source", "Stipulation")
 """The tags the page keeps and writes (besides SetUp, FEN and GameType)."""
-TABLES: Final = Path("/home/pyodide/tables")
-"""Where the worker unpacks the small endgame tables the site ships."""
-TABLE_PIECES: Final = 3
-"""The endgame tables the site ships for this page: every class of up to this many pieces,
-pure and with the count rules, per variant (International 1.7 MB and Frisian 4.2 MB a kind on
-disk; 0.16 and 0.42 MB gzip-compressed).  They decide the site's small examples at once, which
-the Python search alone leaves open for a minute (``benchmarks/browser_checker.py``)."""
+DEFAULT_SECONDS: Final = 20
+"""The page's default limit: the one the stored verdicts are judged with (``site/problems.py``
+``REFRESH``), so that a problem of a collection gets its published grade."""
 
-if TYPE_CHECKING:
-    from rulebook_build.checker.tables.kinds import CheckerTables
+_OPEN: dict[str, SiteCheckerTables] = {}
+"""The site's tables of each variant, opened once for the worker's life."""
 
 
-def shipped_tables(variant: Variant, cache_dir: Path | None = None) -> CheckerTables:
-    """The tables of up to :data:`TABLE_PIECES` pieces, pure and with the count rules, kept in
-    ``cache_dir`` (default: the user's cache, where the site build finds or makes them)."""
-    from rulebook_build.checker.tables.endgame import EndgameTables
-    from rulebook_build.checker.tables.kinds import CheckerTables
+def _as_bytes(data: Any) -> bytes:
+    """What a fetch gave: bytes here, a JavaScript ``Uint8Array`` in the worker."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        return bytes(data)
+    return bytes(data.to_bytes())
 
-    def kind(semantics: str) -> EndgameTables:
-        return EndgameTables(
-            variant,
-            max_pieces=TABLE_PIECES,
-            cached_pieces=TABLE_PIECES,
-            cache_dir=cache_dir,
-            semantics=semantics,  # type: ignore[arg-type]
+
+def open_tables(
+    variant: str, manifest: str, fetch: Callable[[str, int, int], Any], host: Any = None
+) -> str:
+    """Open the site's tables of ``variant`` from its manifest (which the worker checked
+    against the digest the page carries), read through ``fetch(name, start, end)``, and with
+    the compiled search of ``host`` (``prover-host.js``) if given.  Returns ``{"classes",
+    "pieces", "compiled"}`` or ``{"error"}``."""
+    try:
+        data = json.loads(manifest)
+        tables = site_checker_tables(
+            find_variant(variant),
+            data,
+            lambda name, start, end: _as_bytes(fetch(name, start, end)),
+            host,
         )
+    except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
+        return json.dumps({"error": str(error)})
+    _OPEN[variant] = tables
+    pieces = max((sum(material) for material in tables.remote), default=0)
+    return json.dumps(
+        {"classes": len(tables.remote), "pieces": pieces, "compiled": host is not None}
+    )
 
-    return CheckerTables(kind("pure"), kind("rules"))
+
+def table_blocks(variant: str, a: int, b: int, c: int, d: int) -> int:
+    """``rb_table_blocks`` of the WebAssembly search: the blocks of a class, 0 for none."""
+    tables = _OPEN.get(variant)
+    return 0 if tables is None else tables.blocks((a, b, c, d))
 
 
-def _tables(variant: Variant, folder: Path = TABLES) -> CheckerTables | None:
-    """The shipped tables of ``variant`` when every one of them is there (each file is checked
-    against its checksum as it is first read); else None: the search goes without."""
-    if not folder.is_dir():
+def table_codes(variant: str, a: int, b: int, c: int, d: int, block: int) -> Any:
+    """``rb_table_block``: the checked codes of a block (a ``Uint8Array`` in the worker), or
+    None."""
+    tables = _OPEN.get(variant)
+    codes = None if tables is None else tables.codes((a, b, c, d), block)
+    if codes is None:
         return None
-    tables = shipped_tables(variant, folder)
-    return None if tables.missing() else tables
+    try:
+        from pyodide.ffi import to_js  # type: ignore[import-not-found]
+    except ImportError:  # not in the browser (the tests)
+        return codes
+    return to_js(memoryview(codes))
 
 
 def _error(error: RulebookError) -> dict[str, Any]:
@@ -87,6 +116,44 @@ def _error(error: RulebookError) -> dict[str, Any]:
         "expected": error.expected,
         "text": str(error),
     }
+
+
+MOVE_WORDS: Final = {"nl": "zet", "en": "move", "fy": "set"}
+
+
+def _located(error: RulebookError, text: str, lang: str) -> dict[str, Any]:
+    """An error of the PDN the page wrote from its fields, with the text the page shows."""
+    found = _error(error)
+    at = _move_place(error.line, error.column, text, lang)
+    if at is not None:
+        found["text"] = f"{at}: {error.message}"
+    return found
+
+
+_PLACE: Final = re.compile(r"^<problem>:(\d+):(\d+): (.*)$", re.DOTALL)
+
+
+def _move_place(line: int | None, column: int | None, text: str, lang: str) -> str | None:
+    """Where a line and column of that PDN lie in the solution, by move number ("move 4"):
+    the reader never saw that PDN's lines and columns.  None outside the solution (the last
+    line, ``_pdn_text``)."""
+    lines = text.split("\n")
+    if line is None or column is None or line != len(lines) - 1:
+        return None
+    plies = len(MOVE.findall(_main_line(lines[line - 1][: column - 1])))
+    black_first = '[FEN "B:' in text
+    word = MOVE_WORDS.get(lang, MOVE_WORDS["en"])
+    return f"{word} {(plies + black_first) // 2 + 1}"
+
+
+def _solution_error(error: str | None, text: str, lang: str) -> str | None:
+    """The judgement's solution error (``<problem>:9:19: illegal move ...``), its place named
+    by move number."""
+    match = _PLACE.match(error or "")
+    if match is None:
+        return error
+    at = _move_place(int(match.group(1)), int(match.group(2)), text, lang)
+    return f"{at}: {match.group(3)}" if at else match.group(3)
 
 
 def _variant(name: str) -> Variant:
@@ -231,7 +298,8 @@ def pdn(problem_json: str) -> str:
 
 
 class _CountingJudge(Judge):
-    """A judge whose searches report their nodes, summed, to ``counted``."""
+    """A judge whose searches report their nodes (Python's and the compiled search's),
+    summed, to ``counted``."""
 
     def __init__(self, variant: Variant, counted: Callable[[int], None] | None, **options: Any):
         self._counted = counted
@@ -239,7 +307,14 @@ class _CountingJudge(Judge):
         super().__init__(variant, **options)
 
     def _new_search(self) -> ProofSearch:
-        search = ProofSearch(self.variant, tables=self.tables, prover=None, progress=self._report)
+        prover = self._session or self.prover
+        search = ProofSearch(
+            self.variant,
+            tables=self.tables,
+            prover=None if prover is None else _Reporting(prover, self._report_after),
+            timer=self._timer,
+            progress=self._report,
+        )
         self._searches.append(search)
         return search
 
@@ -247,8 +322,33 @@ class _CountingJudge(Judge):
         if self._counted is not None:
             self._counted(self.nodes())
 
+    def _report_after(self, nodes: int) -> None:
+        """After a compiled search: its nodes, before the search adds them to its count."""
+        if self._counted is not None:
+            self._counted(self.nodes() + nodes)
+
     def nodes(self) -> int:
-        return sum(search.nodes for search in self._searches)
+        return sum(search.nodes + search.native_nodes for search in self._searches)
+
+
+class _Reporting:
+    """The compiled search of a judgement, telling ``after`` its nodes once each search is
+    done (the page's counter would otherwise wait for the Python search's next report)."""
+
+    def __init__(self, prover: Any, after: Callable[[int], None]) -> None:
+        self.prover = prover
+        self.after = after
+        self.from_seconds = getattr(prover, "from_seconds", NATIVE_FROM_SECONDS)
+
+    def solve(self, state: Any, clocks: Any, **options: Any) -> Any:
+        answer = self.prover.solve(state, clocks, **options)
+        self.after(answer.nodes)
+        return answer
+
+
+def command_line(seconds: float) -> str:
+    """The command a jury runs to get the same judgement (the page counts in work too)."""
+    return f"rulebook check --json --deterministic --time-limit {seconds:g} problem.pdn"
 
 
 def check(
@@ -258,11 +358,13 @@ def check(
     progress: Callable[[str], None] | None = None,
     counted: Callable[[int], None] | None = None,
 ) -> str:
-    """Judge the problem as ``rulebook check --json --python-only`` does, with the endgame
-    tables the site ships (up to 3 pieces) where the worker has unpacked them; the record adds
+    """Judge the problem as ``rulebook check --json --deterministic`` does, with the site's
+    tables and compiled search where :func:`open_tables` opened them; the record adds
     ``report``: each criterion's status and detail in the page's language (the messages of
-    ``checker/messages.py``), the nodes searched and whether the tables were used."""
-    text = _pdn_text(json.loads(problem_json))
+    ``checker/messages.py``), the nodes searched, the tables and search used, and the command
+    that gives the same judgement."""
+    problem = json.loads(problem_json)
+    text = _pdn_text(problem)
     try:
         games, errors = read_pdn(text, source="<problem>")
         if errors:
@@ -272,11 +374,12 @@ def check(
         assert variant is not None
         position = start_position(game, variant)
     except RulebookError as error:
-        return json.dumps({"error": _error(error)})
+        return json.dumps({"error": _located(error, text, lang)})
     started = time.perf_counter()
-    tables = _tables(variant)
-    judge = _CountingJudge(variant, counted, tables=tables, progress=progress, prover=None)
-    judgement = judge.judge(game, position, seconds=float(seconds), full=True)
+    tables = _OPEN.get(variant.name)
+    prover = tables.prover() if tables is not None else None
+    judge = _CountingJudge(variant, counted, tables=tables, progress=progress, prover=prover)
+    judgement = judge.judge(game, position, seconds=float(seconds), full=True, by_work=True)
     judgement.seconds = time.perf_counter() - started
     record = judgement.as_json()
     rows = []
@@ -286,5 +389,13 @@ def check(
         rows.append(
             {"name": name, "status": criterion.status, "detail": detail or criterion.detail}
         )
-    record["report"] = {"rows": rows, "nodes": judge.nodes(), "tables": tables is not None}
+    pieces = max((sum(material) for material in tables.remote), default=0) if tables else 0
+    record["report"] = {
+        "rows": rows,
+        "nodes": judge.nodes(),
+        "tables": pieces,
+        "compiled": isinstance(prover, wasm.HostedProver),
+        "command": command_line(float(seconds)),
+        "solution_error": _solution_error(judgement.solution.error, text, lang),
+    }
     return json.dumps(record)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from rulebook_build.browser import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
@@ -90,24 +91,90 @@ def test_check_gives_what_the_command_line_gives() -> None:
     assert record["report"]["rows"][0]["detail"].startswith("wit wint")
 
 
-def test_check_uses_shipped_tables_when_all_are_there(tmp_path: Path) -> None:
-    """The worker unpacks the site's small tables; without all of them the search goes
-    without (never with some missing classes built in the browser)."""
-    import shutil
-
-    from rulebook_build.browser import _tables
-    from rulebook_build.checker.tables.endgame import default_cache_dir
+def published(folder: Path, pieces: int = 3) -> str:
+    """The site's International tables of up to ``pieces`` pieces, as the build publishes them;
+    the manifest's text."""
+    from rulebook_build.checker.tables.kinds import checker_tables
+    from rulebook_build.checker.tables.remote import publish
     from rulebook_build.rules import INTERNATIONAL
-    from rulebook_build.site.checker_page import table_archive, table_sources
 
-    assert _tables(INTERNATIONAL, tmp_path / "none") is None
-    archive = tmp_path / "tables.tar.gz"
-    archive.write_bytes(table_archive(table_sources("international")))
-    unpacked = tmp_path / "tables"
-    shutil.unpack_archive(archive, unpacked)
-    tables = _tables(INTERNATIONAL, unpacked)
-    assert tables is not None and tables.pure.cache_dir == unpacked
-    assert default_cache_dir() != unpacked
-    # one file gone: not used at all
-    next(unpacked.rglob("*.bin")).unlink()
-    assert _tables(INTERNATIONAL, unpacked) is None
+    tables = checker_tables(INTERNATIONAL)
+    tables.prepare_missing()
+    publish(tables, folder, pieces=pieces)
+    return (folder / "tables-international.json").read_text(encoding="utf-8")
+
+
+def file_fetch(folder: Path, fetched: list[tuple[str, int, int]] | None = None) -> Any:
+    def fetch(name: str, start: int, end: int) -> bytes:
+        if fetched is not None:
+            fetched.append((name, start, end))
+        with (folder / name).open("rb") as stream:
+            stream.seek(start)
+            return stream.read(end - start)
+
+    return fetch
+
+
+def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
+    """The page opens the tables the site publishes and fetches only the blocks a search
+    touches; what it judges is what the command line judges with the same tables."""
+    from rulebook_build import browser
+
+    fetched: list[tuple[str, int, int]] = []
+    said = json.loads(
+        browser.open_tables("international", published(tmp_path), file_fetch(tmp_path, fetched))
+    )
+    assert said["pieces"] == 3 and said["classes"] > 10 and said["compiled"] is False
+    try:
+        problem = {"fen": "W:W28,K46:B19,K5", "variant": "international", "solution": ""}
+        record = json.loads(check(json.dumps({**problem, "tags": {}}), 5, "en"))
+        assert record["report"]["tables"] == 3
+        total = sum(path.stat().st_size for path in tmp_path.glob("*.pack"))
+        got = sum(end - start for name, start, end in fetched if name.endswith(".pack"))
+        assert 0 < got < total / 4  # blocks, not files
+        assert any(name.endswith(".sums") for name, _, _ in fetched)  # every block checked
+    finally:
+        browser._OPEN.clear()
+
+
+def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
+    from rulebook_build import browser
+    from rulebook_build.checker.tables.remote import ENTRY
+
+    browser.open_tables("international", published(tmp_path), file_fetch(tmp_path))
+    try:
+        tables = browser._OPEN["international"]
+        material = (1, 1, 0, 1)  # one man and a king against a king
+        pack = tmp_path / "m1k1-m0k1.pack"
+        offset, length, _ = ENTRY.unpack_from((tmp_path / "m1k1-m0k1.sums").read_bytes(), 0)
+        data = bytearray(pack.read_bytes())
+        data[offset + length // 2] ^= 0xFF
+        pack.write_bytes(bytes(data))
+        assert tables.codes(material, 0) is None  # the host gets nothing for it
+        assert tables.codes(material, 1) is not None  # the other blocks still serve
+    finally:
+        browser._OPEN.clear()
+
+
+def test_tables_of_other_rules_or_a_changed_manifest_are_refused(tmp_path: Path) -> None:
+    from rulebook_build import browser
+
+    manifest = json.loads(published(tmp_path))
+    manifest["rules"] = "0" * 16
+    said = json.loads(
+        browser.open_tables("international", json.dumps(manifest), file_fetch(tmp_path))
+    )
+    assert "other rules" in said["error"] and "international" not in browser._OPEN
+    assert "error" in json.loads(browser.open_tables("international", "{", file_fetch(tmp_path)))
+
+
+def test_an_illegal_move_is_named_by_its_move_number_in_the_page_language() -> None:
+    problem = {
+        "fen": "W:W19,25,30:B9,15,24",
+        "variant": "international",
+        "solution": "1. 19-14 24x35 2. 14-9 9x20",
+        "tags": {},
+    }
+    record = json.loads(check(json.dumps(problem), 2, "nl"))
+    assert record["report"]["solution_error"].startswith("zet 2: illegal move 14-9")
+    assert record["report"]["command"].startswith("rulebook check --json --deterministic")

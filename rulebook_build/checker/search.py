@@ -512,7 +512,7 @@ class ProofSearch:
             self.timer.spend_python(128)
             if self.timer.now() > self.deadline or self.nodes > self.node_limit:
                 raise TimeUp
-            if self.progress is not None and self.nodes & 65535 == 0:
+            if self.progress is not None and self.nodes & 4095 == 0:
                 self.progress(self.nodes)
         known = self.table.get(node)
         if known is None:

@@ -7,7 +7,8 @@ writes each request line of ``prover serve`` into ``rb_request_buffer`` and call
 session is a new instance of the module, with fresh memory.  The module reads no files: the
 host gives it the compact endgame tables through two imported functions, ``rb_table_blocks``
 (how many blocks a class's table has, 0 for none) and ``rb_table_block`` (one block's codes,
-unpacked after its checksum was verified, ``tables/remote.py``).
+unpacked after its checksum was verified, ``tables/remote.py``); ``rb_progress`` tells the host
+the nodes of the search under way every 65,536, so that the page's counter moves.
 
 Hosts: the check page's worker (``site/assets/prover-host.js``) in the browser, and
 ``wasmtime`` in the tests (``tests/checker/test_wasm_differential.py``).  Whatever the host,
@@ -49,9 +50,12 @@ WASM_FLAGS: Final = (
     "-mexec-model=reactor",
     "-s",
     "-Wl,--max-memory=4294901760",
+    "-Wl,-z,stack-size=16777216",
 )
 """How ``prover.c`` is compiled for the browser: optimised, stripped, a reactor (no ``main``),
-its memory allowed to grow to WebAssembly's 4 GB less one page (Zig reads the limit as 32 bits)."""
+its memory allowed to grow to WebAssembly's 4 GB less one page (Zig reads the limit as 32 bits),
+and a stack of 16 MB: the search recurses up to ``MAX_DEPTH`` (8,000) plies, which the default
+1 MB would not hold."""
 WASM_NAME: Final = "prover.wasm"
 
 

@@ -13,18 +13,17 @@ instead of offering a checker that cannot start.
 
 from __future__ import annotations
 
-import gzip
+import hashlib
 import io
 import json
-import tarfile
 import zipfile
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import jinja2
 
 import rulebook_build
-from rulebook_build.browser import shipped_tables
+from rulebook_build.browser import DEFAULT_SECONDS
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 
 PYODIDE_FILES: Final = (
@@ -54,7 +53,6 @@ BUNDLE_PARTS: Final = (
 )
 """The package's files the browser needs (no site, command line, compiled search or raster).
 The C sources come along only because the tables' rules fingerprint covers them."""
-TABLES_DEST: Final = "assets/rulebook/tables-{variant}.tar.gz"
 
 LABELS: Final[dict[str, dict[str, str]]] = {
     "nl": {
@@ -98,9 +96,25 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "status": "Uitslag",
         "detail": "Toelichting",
         "done": "Gecontroleerd in {seconds} s ({nodes} knopen).",
-        "unchecked_note": "In de browser zoekt de controle in Python en zonder eindspeldatabases: "
-        "wat de tijd niet beslist, heet 'niet beslist'. 'rulebook check' op de opdrachtregel "
-        "is sneller.",
+        "note_compiled": "De controle loopt in uw browser met hetzelfde zoekprogramma en "
+        "dezelfde eindspeldatabases (tot {pieces} stukken) als 'rulebook check', en de tijd "
+        "wordt in werk geteld: dezelfde opgave krijgt hier en op de opdrachtregel hetzelfde "
+        "oordeel. Wat de tijd niet beslist, heet 'niet beslist'.",
+        "note_python": "Deze site is gebouwd zonder het gecompileerde zoekprogramma: de "
+        "controle zoekt in Python (eindspeldatabases tot {pieces} stukken) en beslist minder "
+        "dan 'rulebook check' op de opdrachtregel. Wat de tijd niet beslist, heet 'niet "
+        "beslist'.",
+        "same_command": "Dezelfde controle op de opdrachtregel:",
+        "still_open": "nog open (tijdslimiet): {criteria}",
+        "empty_board": "Zet eerst stukken op het bord: wit en zwart hebben er elk minstens "
+        "één nodig.",
+        "move_number": "zet {number}",
+        "stage_key": "A: sleutelzet {move} wordt onderzocht",
+        "stage_walk": "C: de oplossingsboom wordt doorlopen",
+        "stage_men": "D: elke schijf wordt weggenomen",
+        "stage_again": "tijd over ({seconds} s): opnieuw beoordeeld",
+        "tables_error": "De eindspeldatabases van de site konden niet worden gelezen ({error}); "
+        "de controle gaat zonder hen verder.",
     },
     "en": {
         "missing": "The in-browser checker is not part of this build of the site: Pyodide is "
@@ -143,9 +157,23 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "status": "Result",
         "detail": "Detail",
         "done": "Checked in {seconds} s ({nodes} nodes).",
-        "unchecked_note": "In the browser the checker searches in Python and without endgame "
-        "tables: what the time does not settle is called undecided. 'rulebook check' on the "
-        "command line is faster.",
+        "note_compiled": "The check runs in your browser with the same search and the same "
+        "endgame tables (up to {pieces} pieces) as 'rulebook check', its time counted in "
+        "work: a problem gets the same verdict here as on the command line. What the time "
+        "does not settle is called undecided.",
+        "note_python": "This site was built without the compiled search: the check searches "
+        "in Python (endgame tables up to {pieces} pieces) and settles less than 'rulebook "
+        "check' on the command line. What the time does not settle is called undecided.",
+        "same_command": "The same check on the command line:",
+        "still_open": "still open (time limit): {criteria}",
+        "empty_board": "Put pieces on the board first: White and Black need at least one each.",
+        "move_number": "move {number}",
+        "stage_key": "A: searching key {move}",
+        "stage_walk": "C: walking the solution tree",
+        "stage_men": "D: removing each man",
+        "stage_again": "time left ({seconds} s): judging again",
+        "tables_error": "The site's endgame tables could not be read ({error}); the check "
+        "goes on without them.",
     },
     "fy": {
         "missing": "De kontrôle yn de browser heart net by dizze bou fan de side: Pyodide "
@@ -188,9 +216,25 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "status": "Útslach",
         "detail": "Taljochting",
         "done": "Kontrolearre yn {seconds} s ({nodes} knopen).",
-        "unchecked_note": "Yn de browser siket de kontrôle yn Python en sûnder "
-        "einspuldatabanken: wat de tiid net beslist, hjit 'net besletten'. 'rulebook check' "
-        "op de kommandorigel is flugger.",
+        "note_compiled": "De kontrôle rint yn jo browser mei itselde sykprogramma en deselde "
+        "einspuldatabanken (oant {pieces} stikken) as 'rulebook check', en de tiid wurdt yn "
+        "wurk teld: deselde opjefte kriget hjir en op de kommandorigel itselde oardiel. Wat "
+        "de tiid net beslist, hjit 'net besletten'.",
+        "note_python": "Dizze side is boud sûnder it kompilearre sykprogramma: de kontrôle "
+        "siket yn Python (einspuldatabanken oant {pieces} stikken) en beslist minder as "
+        "'rulebook check' op de kommandorigel. Wat de tiid net beslist, hjit 'net "
+        "besletten'.",
+        "same_command": "Deselde kontrôle op de kommandorigel:",
+        "still_open": "noch iepen (tiidslimyt): {criteria}",
+        "empty_board": "Set earst stikken op it boerd: wyt en swart hawwe elk op syn minst "
+        "ien nedich.",
+        "move_number": "set {number}",
+        "stage_key": "A: kaaiset {move} wurdt ûndersocht",
+        "stage_walk": "C: de oplossingsbeam wurdt trochrûn",
+        "stage_men": "D: elke skiif wurdt weinommen",
+        "stage_again": "tiid oer ({seconds} s): op 'e nij beoardiele",
+        "tables_error": "De einspuldatabanken fan de side koene net lêzen wurde ({error}); de "
+        "kontrôle giet sûnder har fierder.",
     },
 }
 
@@ -245,54 +289,54 @@ def python_bundle() -> bytes:
     return buffer.getvalue()
 
 
-def table_sources(variant_name: str) -> list[tuple[str, Path]]:
-    """The files of the endgame tables the page ships for a variant (see
-    :func:`rulebook_build.browser.shipped_tables`), each with its name in the archive,
-    ``<folder>/<class>.bin`` as in the cache.  Built here on first use, as ``rulebook check``
-    builds them."""
+SITE_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
+"""The tables the page uses: those ``rulebook check`` uses by default (``cli/check.py``
+``DEFAULT_TABLE_PIECES``), as far as the cache has them (``rulebook tables --pieces 5 --pack``
+builds the International 5-piece classes); the classes of up to 4 pieces are built here."""
+TABLES_DEST: Final = "assets/rulebook/tables/{variant}"
+WASM_DEST: Final = "assets/rulebook/prover.wasm"
+
+
+def published_tables(variant_name: str) -> tuple[Path, dict[str, Any]]:
+    """The folder with the tables the site publishes for a variant and their manifest
+    (``checker/tables/remote.py``): kept beside the table cache, under the rules' fingerprint,
+    so that every build on this machine shares them; made again only where a file changed."""
+    from rulebook_build.checker.tables.kinds import checker_tables
+    from rulebook_build.checker.tables.remote import publish
     from rulebook_build.rules import find_variant
 
-    tables = shipped_tables(find_variant(variant_name))
+    tables = checker_tables(find_variant(variant_name))
     tables.prepare_missing()
-    return [
-        (f"{kind.folder().name}/{kind.path(material).name}", kind.path(material))
-        for kind in (tables.pure, tables.rules)
-        for material in kind.material_classes()
-    ]
+    folder = tables.pure.cache_dir / "site" / tables.pure.compact_folder().name
+    return folder, publish(tables, folder, pieces=SITE_TABLE_PIECES[variant_name])
 
 
-def table_key(sources: list[tuple[str, Path]]) -> str:
-    """What an archive of ``sources`` was made of (names, sizes, times): while it is the same,
-    an archive made by an earlier build serves again."""
-    return json.dumps(
-        [(name, path.stat().st_size, path.stat().st_mtime_ns) for name, path in sources]
-    )
+def manifest_digest(folder: Path, variant_name: str) -> str:
+    """The SHA-256 of a variant's manifest, which the page checks before it uses the file."""
+    return hashlib.sha256((folder / f"tables-{variant_name}.json").read_bytes()).hexdigest()
 
 
-def table_archive(sources: list[tuple[str, Path]]) -> bytes:
-    """The table files as a gzip-compressed tar (each file carries its checksum and rules
-    fingerprint: the browser refuses a damaged one as the command line does), the same bytes
-    for the same files."""
-    buffer = io.BytesIO()
-    with (
-        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as packed,
-        tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as archive,
-    ):
-        for name, path in sources:
-            data = path.read_bytes()
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mode = 0o644
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
-def render_checker(*, lang: str, root: str, available: bool, address: str) -> str:
-    """The page's application (or, without Pyodide, the notice saying what is missing)."""
+def render_checker(
+    *,
+    lang: str,
+    root: str,
+    available: bool,
+    address: str,
+    tables: dict[str, dict[str, Any]] | None = None,
+    compiled: bool = False,
+) -> str:
+    """The page's application (or, without Pyodide, the notice saying what is missing).
+    ``tables``: per variant the ``digest`` of its manifest and its ``pieces``; ``compiled``:
+    whether the WebAssembly search is in the site."""
     labels = LABELS.get(lang, LABELS["en"])
+    tables = tables or {}
+    pieces = max((entry["pieces"] for entry in tables.values()), default=0)
+    note = labels["note_compiled" if compiled else "note_python"].format(pieces=pieces)
     grades = PROBLEM_LABELS.get(lang, PROBLEM_LABELS["en"])
     strings = {
         **labels,
+        "tables": tables,
+        "compiled": compiled,
         **{key: grades[key] for key in ("pass", "fail", "remark", "undecided")},
         **{
             key: grades[key]
@@ -311,4 +355,6 @@ def render_checker(*, lang: str, root: str, available: bool, address: str) -> st
         .replace("<", "\\u003c")
         .replace(">", "\\u003e"),
         rows=range(10),
+        note=note,
+        seconds=DEFAULT_SECONDS,
     )

@@ -53,6 +53,10 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
+from rulebook_build.checker.tables import compact
+from rulebook_build.checker.tables.endgame import default_cache_dir
+from rulebook_build.checker.tables.remote import SUMS
+from rulebook_build.checker.wasm import wasm_build
 from rulebook_build.errors import RulebookError
 from rulebook_build.render.strings import language_of
 from rulebook_build.render.svg import board_svg
@@ -61,12 +65,12 @@ from rulebook_build.site.checker_page import (
     PYODIDE_DEST,
     PYODIDE_FILES,
     TABLES_DEST,
+    WASM_DEST,
+    manifest_digest,
+    published_tables,
     pyodide_folder,
     python_bundle,
     render_checker,
-    table_archive,
-    table_key,
-    table_sources,
 )
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block
@@ -85,8 +89,9 @@ log = get_plugin_logger("rulebook")
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
 ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js")
-WORKER_FILES: Final = ("checker-worker.js",)
-"""Assets that are not page scripts: the checker's worker is started by checker.js."""
+WORKER_FILES: Final = ("checker-worker.js", "prover-host.js")
+"""Assets that are not page scripts: the checker's worker is started by checker.js and imports
+the host of the WebAssembly search."""
 ASSET_DEST: Final = "assets/rulebook"
 
 FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
@@ -182,6 +187,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.problems = ProblemSite(self.project_dir / "problems")
         self.generated: set[str] = set()
         """The generated files written in this build (each once, for every language)."""
+        self.site_tables: dict[str, tuple[Path, dict[str, Any]]] | None = None
+        """Per variant, the folder and manifest of the tables the check page reads (made once
+        a build)."""
+        self.wasm: Path | None = None
         self.thumbnails: dict[str, str] = {}
 
     # ------------------------------------------------------------------ languages
@@ -210,6 +219,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             # the collections and verdicts, read once for every language of this build
             self.problems = ProblemSite(self.project_dir / "problems")
             self.generated = set()
+            self.site_tables = None
             self.thumbnails = {}
         self.languages.append(str(current or self._default_language(config)))
 
@@ -318,13 +328,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
             self._add_generated(files, config, BUNDLE_DEST, self._write_bundle)
-            for variant in ("international", "frisian"):
-                self._add_generated(
-                    files,
-                    config,
-                    TABLES_DEST.format(variant=variant),
-                    functools.partial(self._write_tables, variant=variant),
-                )
+            self._add_checker_files(files, config)
         self.search_worker = _material_search_worker(files)
         if self.search_worker:
             source = SEARCH_WORKER_SOURCE.format(worker=self.search_worker.rsplit("/", 1)[-1])
@@ -352,18 +356,36 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def _write_bundle(self, path: Path) -> None:
         self._write_bytes_if_changed(path, python_bundle())
 
-    def _write_tables(self, path: Path, variant: str) -> None:
-        """The check page's tables of ``variant``, packed again only when they changed."""
-        sources = table_sources(variant)
-        key = table_key(sources)
-        stamp = path.with_name(path.name + ".key")
-        try:
-            if path.is_file() and stamp.read_text(encoding="utf-8") == key:
-                return
-        except OSError:
-            pass
-        self._write_bytes_if_changed(path, table_archive(sources))
-        self._write_if_changed(stamp, key)
+    def _add_checker_files(self, files: Files, config: MkDocsConfig) -> None:
+        """The check page's tables, published block by checked block (``remote.py``), and its
+        compiled search as WebAssembly (``checker/wasm.py``), made once a build and taken from
+        where they are made (the tables are large: they are not copied twice)."""
+        if self.site_tables is None:
+            self.site_tables = {}
+            for variant in ("international", "frisian"):
+                log.info("publishing the %s endgame tables for the check page", variant)
+                self.site_tables[variant] = published_tables(variant)
+            try:
+                self.wasm = wasm_build(default_cache_dir())
+            except RulebookError as error:
+                log.warning("%s; the check page runs the Python search", error)
+                self.wasm = None
+            if self.wasm is None:
+                log.info(
+                    "no Zig (pip install -e '.[wasm]'): the check page runs the Python search "
+                    "without the compiled one"
+                )
+        for variant, (folder, manifest) in self.site_tables.items():
+            dest = TABLES_DEST.format(variant=variant)
+            names = [f"tables-{variant}.json"]
+            for name in manifest["classes"]:
+                names += [f"{name}{compact.SUFFIX}", f"{name}{SUMS}"]
+            for name in names:
+                uri = f"{dest}/{name}"
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, abs_src_path=str(folder / name)))
+        if self.wasm is not None and files.get_file_from_path(WASM_DEST) is None:
+            files.append(File.generated(config, WASM_DEST, abs_src_path=str(self.wasm)))
 
     @event_priority(-110)
     def _add_problem_pages(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -536,11 +558,20 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 "node_modules/pyodide is missing: the check page says so instead of offering "
                 "the in-browser checker ('npm ci' installs it)"
             )
+        tables = {
+            variant: {
+                "digest": manifest_digest(folder, variant),
+                "pieces": manifest["pieces"],
+            }
+            for variant, (folder, manifest) in (self.site_tables or {}).items()
+        }
         return render_checker(
             lang=state.lang,
             root=state.root,
             available=available,
             address=self.config.submissions,
+            tables=tables,
+            compiled=self.wasm is not None,
         )
 
     def _render_collection(self, text: str, line: int, indent: int) -> str:

@@ -28,6 +28,7 @@ class WasmtimeSession:
         self.output = bytearray()
         self.errors = bytearray()
         self.tables = host.tables
+        self.progress: list[float] = []
         linker = wasmtime.Linker(host.engine)
         wasi = "wasi_snapshot_preview1"
 
@@ -80,6 +81,7 @@ class WasmtimeSession:
             (wasi, "proc_exit", [I32], [], proc_exit, False),
             ("env", "rb_table_blocks", [I32] * 4, [I32], blocks, False),
             ("env", "rb_table_block", [I32] * 6, [I32], block, True),
+            ("env", "rb_progress", [wasmtime.ValType.f64()], [], self.progress.append, False),
         ]
         for module, name, params, results, function, caller in functions:
             kind = wasmtime.FuncType(params, results)

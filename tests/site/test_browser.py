@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
+import os
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -32,8 +35,40 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host as the site's are: it answers a single byte range (``Range: bytes=a-b``)
+    with 206, which the check page's tables need, and ``.wasm`` as ``application/wasm``."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+    }
+    ranges: list[tuple[str, int]] = []
+    """Every range served (path, bytes), for the tests that count what the page fetched."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def send_head(self) -> Any:
+        wanted = re.fullmatch(r"bytes=(\d+)-(\d+)", self.headers.get("Range", ""))
+        path = self.translate_path(self.path)
+        if wanted is None or not os.path.isfile(path):
+            return super().send_head()
+        start, end = int(wanted.group(1)), int(wanted.group(2))
+        size = os.path.getsize(path)
+        if start > end or end >= size:
+            self.send_error(416)
+            return None
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            data = stream.read(end - start + 1)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        _QuietHandler.ranges.append((self.path, len(data)))
+        return io.BytesIO(data)
 
 
 def serve(site: Site) -> Iterator[str]:

@@ -308,6 +308,8 @@ rb_table_blocks(int32_t own_men, int32_t own_kings, int32_t other_men, int32_t o
 __attribute__((import_module("env"), import_name("rb_table_block"))) int32_t
 rb_table_block(int32_t own_men, int32_t own_kings, int32_t other_men, int32_t other_kings,
                uint32_t block, unsigned char *codes);
+/* the nodes of the search under way, every 65,536: the page's counter moves while it runs */
+__attribute__((import_module("env"), import_name("rb_progress"))) void rb_progress(double nodes);
 #define HAVE_BLOCKS
 #define CACHED_SETS 2048 /* 16 MB: the page's memory is the reader's */
 #elif defined(HAVE_ZLIB)
@@ -699,6 +701,9 @@ static int DEPTH;
 static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
     NODES++;
     if ((NODES & 1023) == 0 && (now() > DEADLINE || NODES > NODE_LIMIT)) ABORTED = 1;
+#ifdef PROVER_WASM
+    if ((NODES & 65535) == 0) rb_progress((double)NODES);
+#endif
     if (DEPTH >= MAX_DEPTH) ABORTED = 1;
     values known = lookup(n);
     if (ABORTED || known.pn == 0 || known.dn == 0) return known;

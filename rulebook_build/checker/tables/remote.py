@@ -45,6 +45,11 @@ ENTRY: Final = struct.Struct("<QI32s")
 """A block of a ``.pack`` file: its offset and length there, and the SHA-256 of its bytes."""
 CHUNK: Final = 256
 """Entries of a block index fetched and checked together (11 KB)."""
+PAGE: Final = 64
+"""Blocks fetched together, in one request: the blocks of a class lie one after the other, a
+search probes near where it probed before, and a request costs a round trip (a check of the
+composers' sample made 4,806 requests of 1.3 KB on average one block at a time, which the
+round trips, not the bytes, made slow).  A page is 64 blocks, some 25 KB of 5-piece tables."""
 SUMS: Final = ".sums"
 
 Fetch = Callable[[str, int, int], bytes]
@@ -169,18 +174,33 @@ class RemoteCompactTable:
         if found is None:
             if not 0 <= number < self.blocks:
                 raise IndexError(number)
-            offset, length, digest = self._entry(number)
-            stream = self._fetch(self.name + compact.SUFFIX, offset, offset + length)
-            if hashlib.sha256(stream).digest() != digest:
+            self._fetch_page(number)
+            found = self._cache.get(number)
+            if found is None:
                 raise tablefile.DamagedTable(f"{self.name}: block {number} fails its checksum")
-            try:
-                found = zlib.decompress(stream)
-            except zlib.error as error:
-                raise tablefile.DamagedTable(f"{self.name}: block {number}: {error}") from None
-            if len(found) != min(compact.BLOCK, self.size - number * compact.BLOCK):
-                raise tablefile.DamagedTable(f"{self.name}: block {number} has the wrong size")
-            self._cache[number] = found
         return found
+
+    def _fetch_page(self, number: int) -> None:
+        """Fetch the :data:`PAGE` of blocks around ``number`` in one request (within one chunk
+        of the block index) and keep each block that passes its checksum."""
+        first = max(number - number % PAGE, number - number % CHUNK)
+        last = min(first + PAGE, self.blocks, (number // CHUNK + 1) * CHUNK)
+        entries = [self._entry(n) for n in range(first, last)]
+        start = entries[0][0]
+        end = entries[-1][0] + entries[-1][1]
+        data = self._fetch(self.name + compact.SUFFIX, start, end)
+        for n, (offset, length, digest) in zip(range(first, last), entries, strict=True):
+            if n in self._cache:
+                continue
+            stream = data[offset - start : offset - start + length]
+            if hashlib.sha256(stream).digest() != digest:
+                continue  # that block alone is refused
+            try:
+                codes = zlib.decompress(stream)
+            except zlib.error:
+                continue
+            if len(codes) == min(compact.BLOCK, self.size - n * compact.BLOCK):
+                self._cache[n] = codes
 
     def code(self, slot: int) -> int:
         if not 0 <= slot < self.size:

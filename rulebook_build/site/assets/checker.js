@@ -107,7 +107,13 @@
     var id = this.nextId++;
     return new Promise(function (resolve, reject) {
       self.pending[id] = { resolve: resolve, reject: reject, progress: progress };
-      self.worker.postMessage({ id: id, base: self.base, op: op, args: args });
+      self.worker.postMessage({
+        id: id,
+        base: self.base,
+        op: op,
+        args: args,
+        tables: self.strings.tables || {}
+      });
     });
   };
 
@@ -337,7 +343,13 @@
     if (this.checking || !this.ready) {
       return Promise.resolve();
     }
-    var seconds = Math.max(1, Math.min(3600, Number(this.find(".rb-seconds").value) || 60));
+    var pieces = this.fen().split(":").slice(1);
+    if (pieces.length < 2 || pieces[0].length < 2 || pieces[1].length < 2) {
+      /* "W:W:B" or a side without pieces: nothing to judge */
+      this.progress.textContent = this.say("empty_board");
+      return Promise.resolve();
+    }
+    var seconds = Math.max(1, Math.min(3600, Number(this.find(".rb-seconds").value) || 20));
     var started = Date.now();
     var state = { nodes: 0, stage: "" };
     this.report.hidden = true;
@@ -356,7 +368,7 @@
     var ticking = setInterval(show, 250);
     this.checking = { ticking: ticking };
     return this.call("check", [this.problem(), seconds, this.lang], function (update) {
-      state = update;
+      state = { nodes: update.nodes, stage: self.stage(update.stage) };
       show();
     })
       .then(function (record) {
@@ -367,6 +379,52 @@
         self.finish();
         self.progress.textContent = String(error.message || error);
       });
+  };
+
+  /* the judge's progress lines, in the page's language (browser.py never translates them) */
+  var STAGES = [
+    [/^A: searching key (\S+)$/, "stage_key", ["move"]],
+    [/^C: walking the solution tree$/, "stage_walk", []],
+    [/^D: removing each man$/, "stage_men", []],
+    [/^time left \(([0-9.]+) s\): judging again with it$/, "stage_again", ["seconds"]]
+  ];
+
+  App.prototype.stage = function (text) {
+    text = String(text || "");
+    for (var i = 0; i < STAGES.length; i++) {
+      var match = STAGES[i][0].exec(text);
+      if (match) {
+        var values = {};
+        STAGES[i][2].forEach(function (name, index) {
+          values[name] = match[index + 1];
+        });
+        return this.say(STAGES[i][1], values);
+      }
+    }
+    return text;
+  };
+
+  App.prototype.summary = function (record) {
+    var self = this;
+    var rows = record.report.rows;
+    if (record.grade === "undecided") {
+      var open = rows
+        .filter(function (row) {
+          return row.status === "undecided";
+        })
+        .map(function (row) {
+          return row.name;
+        });
+      return self.say("still_open", { criteria: open.join(", ") || "A" });
+    }
+    if (record.report.solution_error) {
+      return record.report.solution_error;
+    }
+    var wanted = record.grade === "incorrect" ? "fail" : "remark";
+    var first = rows.filter(function (row) {
+      return row.status === wanted;
+    })[0];
+    return first && record.grade !== "correct" ? first.name + ": " + first.detail : "";
   };
 
   App.prototype.finish = function () {
@@ -410,7 +468,14 @@
     badge.className = "rb-grade rb-grade-" + String(record.grade).replace(/ /g, "-");
     badge.textContent = this.say(record.grade);
     grade.appendChild(badge);
-    grade.appendChild(document.createTextNode(" " + record.summary));
+    var summary = this.summary(record);
+    if (summary) {
+      grade.appendChild(document.createTextNode(" " + summary));
+    }
+    this.find(".rb-command").textContent = record.report.command || "";
+    if (record.report.tables_error) {
+      this.progress.textContent += " " + this.say("tables_error", { error: record.report.tables_error });
+    }
     this.find(".rb-check-keys").textContent =
       this.say("keys") + ": " + ((record.winning_keys || []).join(", ") || "-");
     var body = this.report.querySelector("tbody");

@@ -1,0 +1,139 @@
+/*
+ * rulebook_build: the host of the compiled proof search (native/prover.c built for wasm32-wasi,
+ * rulebook_build/checker/wasm.py) in the check page's worker.
+ *
+ * The module is a WASI "reactor": a session is a new instance (fresh memory), opened with
+ * rb_open(variant, table MB); each request line of "prover serve" is written into
+ * rb_request_buffer and answered by rb_request on standard output.  It reads no files: the
+ * endgame tables come from the Python side (rulebook_build/checker/tables/remote.py), which
+ * fetches each block by a Range request and checks it against its SHA-256 before the module
+ * sees it.  Every answer goes back to Python, which walks its proof tree with the Python
+ * engine before it counts.
+ *
+ * createHost(module, tables, onProgress) -> {open(variant, tableMb) -> {request(line), close()}}
+ *   module: a compiled WebAssembly.Module; tables: {blocks(a, b, c, d) -> number of blocks,
+ *   codes(a, b, c, d, block) -> Uint8Array or null}; onProgress(nodes) every 65,536 nodes.
+ *
+ * The imports are the six WASI calls the module makes (standard output and error, a clock,
+ * exit) and the three of env; tests/checker/wasm_host.py gives the same ones under wasmtime.
+ */
+
+var ESPIPE = 70;
+var EBADF = 8;
+var VARIANTS = { international: 0, frisian: 1 };
+
+export function createHost(module, tables, onProgress) {
+  return {
+    open: function (variant, tableMb) {
+      return openSession(module, tables, onProgress, String(variant), Number(tableMb));
+    }
+  };
+}
+
+function openSession(module, tables, onProgress, variant, tableMb) {
+  var memory = null;
+  var output = [];
+  var errors = [];
+  var decoder = new TextDecoder();
+
+  function view() {
+    return new DataView(memory.buffer);
+  }
+
+  var wasi = {
+    fd_write: function (fd, iovs, count, written) {
+      var data = view();
+      var total = 0;
+      for (var i = 0; i < count; i++) {
+        var base = data.getUint32(iovs + 8 * i, true);
+        var length = data.getUint32(iovs + 8 * i + 4, true);
+        var bytes = new Uint8Array(memory.buffer, base, length).slice();
+        (fd === 1 ? output : errors).push(bytes);
+        total += length;
+      }
+      data.setUint32(written, total, true);
+      return fd === 1 || fd === 2 ? 0 : EBADF;
+    },
+    fd_close: function () {
+      return 0;
+    },
+    fd_seek: function () {
+      return ESPIPE;
+    },
+    fd_fdstat_get: function (fd, at) {
+      var data = view();
+      data.setUint8(at, 2); /* a character device */
+      data.setUint16(at + 2, 0, true);
+      data.setBigUint64(at + 8, 0xffffffffffffffffn, true);
+      data.setBigUint64(at + 16, 0n, true);
+      return 0;
+    },
+    clock_time_get: function (id, precision, at) {
+      var nanoseconds = BigInt(Math.round(performance.now() * 1e6));
+      view().setBigUint64(at, nanoseconds, true);
+      return 0;
+    },
+    proc_exit: function (code) {
+      throw new Error("the search stopped (exit " + code + "): " + decoder.decode(join(errors)));
+    }
+  };
+  var env = {
+    rb_table_blocks: function (a, b, c, d) {
+      return Number(tables.blocks(a, b, c, d)) | 0;
+    },
+    rb_table_block: function (a, b, c, d, block, at) {
+      var codes = tables.codes(a, b, c, d, block);
+      if (!codes) {
+        return -1;
+      }
+      new Uint8Array(memory.buffer, at, codes.length).set(codes);
+      return codes.length;
+    },
+    rb_progress: function (nodes) {
+      if (onProgress) {
+        onProgress(nodes);
+      }
+    }
+  };
+  var instance = new WebAssembly.Instance(module, {
+    wasi_snapshot_preview1: wasi,
+    env: env
+  });
+  memory = instance.exports.memory;
+  instance.exports._initialize();
+  if (!(variant in VARIANTS) || instance.exports.rb_open(VARIANTS[variant], tableMb) !== 1) {
+    throw new Error("the search could not open a session for " + variant);
+  }
+  var buffer = instance.exports.rb_request_buffer();
+  var encoder = new TextEncoder();
+  return {
+    request: function (line) {
+      var bytes = encoder.encode(String(line) + "\n\0");
+      if (bytes.length > 512) {
+        throw new Error("a request longer than the search reads");
+      }
+      new Uint8Array(memory.buffer, buffer, bytes.length).set(bytes);
+      output = [];
+      instance.exports.rb_request();
+      return decoder.decode(join(output));
+    },
+    close: function () {
+      instance = null;
+      memory = null;
+    }
+  };
+}
+
+function join(parts) {
+  var length = 0;
+  parts.forEach(function (part) {
+    length += part.length;
+  });
+  var all = new Uint8Array(length);
+  var at = 0;
+  parts.forEach(function (part) {
+    all.set(part, at);
+    at += part.length;
+  });
+  return all;
+}
