@@ -13,7 +13,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -38,12 +38,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """A static host as the site's are: it answers a single byte range (``Range: bytes=a-b``)
     with 206, which the check page's tables need, and ``.wasm`` as ``application/wasm``."""
 
-    extensions_map = {
+    extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
         ".mjs": "text/javascript",
     }
-    ranges: list[tuple[str, int]] = []
+    ranges: ClassVar[list[tuple[str, int]]] = []
     """Every range served (path, bytes), for the tests that count what the page fetched."""
 
     def log_message(self, format: str, *args: Any) -> None:
