@@ -129,27 +129,28 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
         problem = {"fen": "W:W28,K46:B19,K5", "variant": "international", "solution": ""}
         record = json.loads(check(json.dumps({**problem, "tags": {}}), 5, "en"))
         assert record["report"]["tables"] == 3
-        total = sum(path.stat().st_size for path in tmp_path.glob("*.pack"))
-        got = sum(end - start for name, start, end in fetched if name.endswith(".pack"))
-        assert 0 < got < total / 4  # blocks, not files
-        assert any(name.endswith(".sums") for name, _, _ in fetched)  # every block checked
+        total = sum(path.stat().st_size for path in tmp_path.glob("*.blocks"))
+        got = sum(end - start for name, start, end in fetched if name.endswith(".blocks"))
+        assert 0 < got < total / 4  # pages, not files
+        assert any(name.endswith(".pages") for name, _, _ in fetched)  # every page checked
     finally:
         browser._OPEN.clear()
 
 
 def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
     from rulebook_build import browser
-    from rulebook_build.checker.tables.remote import ENTRY
+    from rulebook_build.checker.tables.remote import ENTRY, PAGE
 
     browser.open_tables("international", published(tmp_path), file_fetch(tmp_path))
     try:
         tables = browser._OPEN["international"]
         material = (1, 1, 0, 1)  # one man and a king against a king
-        pack = tmp_path / "m1k1-m0k1.pack"
-        offset, length, _ = ENTRY.unpack_from((tmp_path / "m1k1-m0k1.sums").read_bytes(), 0)
-        data = bytearray(pack.read_bytes())
-        data[offset + length // 2] ^= 0xFF
-        pack.write_bytes(bytes(data))
+        assert tables.remote[material].blocks > 1
+        blocks = tmp_path / "m1k1-m0k1.blocks"
+        data = bytearray(blocks.read_bytes())
+        first = min(PAGE, tables.remote[material].blocks) * ENTRY.size  # block 0's stream
+        data[first + 3] ^= 0xFF
+        blocks.write_bytes(bytes(data))
         assert tables.codes(material, 0) is None  # the host gets nothing for it
         assert tables.codes(material, 1) is not None  # the other blocks still serve
     finally:

@@ -53,9 +53,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
-from rulebook_build.checker.tables import compact
 from rulebook_build.checker.tables.endgame import default_cache_dir
-from rulebook_build.checker.tables.remote import SUMS
+from rulebook_build.checker.tables.remote import BLOCKS, PAGES
 from rulebook_build.checker.wasm import wasm_build
 from rulebook_build.errors import RulebookError
 from rulebook_build.render.strings import language_of
@@ -379,7 +378,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             dest = TABLES_DEST.format(variant=variant)
             names = [f"tables-{variant}.json"]
             for name in manifest["classes"]:
-                names += [f"{name}{compact.SUFFIX}", f"{name}{SUMS}"]
+                names += [f"{name}{BLOCKS}", f"{name}{PAGES}"]
             for name in names:
                 uri = f"{dest}/{name}"
                 if files.get_file_from_path(uri) is None:

@@ -1,24 +1,30 @@
-"""Compact tables read a block at a time from a website, each block checked before use.
+"""Compact tables read a page of blocks at a time from a website, each block checked before use.
 
 The check page judges a problem with the tables ``rulebook check`` uses (International to 5
-pieces, Frisian to 4: 0.3 GB), and a check touches a few hundred of their blocks, so the
-browser fetches only those, with HTTP Range requests against the static site, as SQLite
-databases are queried from static hosting (sql.js-httpvfs).  The site publishes, per variant:
+pieces, Frisian to 4: 0.3 GB), and a check touches a few thousand of their blocks at most, so
+the browser fetches only those, with HTTP Range requests against the static site, as SQLite
+databases are queried from static hosting (sql.js-httpvfs).  The site publishes per class,
+from its compact file (``compact.py``: zlib blocks of 4,096 codes), whose whole checksum the
+site build verified first:
 
-* the compact files themselves (``compact.py``: ``<class>.pack``, zlib blocks of 4,096 codes);
-* per class a *block index* ``<class>.sums``: for each block its offset and length in the
-  ``.pack`` file and the SHA-256 of its bytes (:data:`ENTRY`, 44 bytes), in chunks of
-  :data:`CHUNK` entries;
-* ``tables-<variant>.json`` (:func:`manifest`): the classes, their sizes and blocks, and the
-  SHA-256 of every chunk of their block index.  The page checks this file's own SHA-256,
-  written into the page by the site build, before it uses it.
+* ``<class>.blocks``: the blocks in *pages* of :data:`PAGE`, each page its entries (per block
+  the length of its zlib stream and the SHA-256 of it: :data:`ENTRY`, 36 bytes) followed by
+  the streams, so that one request brings a page and what checks it;
+* ``<class>.pages``: per page its offset and length in ``.blocks`` and the SHA-256 of its
+  entries (:data:`PAGE_ENTRY`, 44 bytes);
 
-So every byte the search reads is checked: the manifest by the page, a chunk of a block index
-by the manifest, a block by its chunk, and the codes a block unpacks to by their count.  The
-site build makes the block index from a compact file whose whole checksum it verified first.
+and per variant ``tables-<variant>.json`` (:func:`manifest`): the rules the tables were built
+for, and each class's size, blocks, bytes and the SHA-256 of its ``.pages``.  The page checks
+the manifest's own SHA-256, written into the page by the site build.  So every byte the search
+reads is checked: the manifest by the page, a class's page list by the manifest, a page's
+entries by that list, a block by its entry, and the codes a block unpacks to by their count.
 
-:class:`RemoteCompactTable` reads such a table through a ``fetch(name, start, end)`` function
-(the page's: a synchronous Range request in its worker; the tests': a file), and
+A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
+check costs requests rather than bytes: a page of 16 blocks is one request of some 6 KB, and a
+class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
+
+:class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
+page's: a synchronous Range request in its worker; the tests': a file), and
 :func:`site_checker_tables` makes of the classes the :class:`CheckerTables` a judgement uses,
 with the compiled search of a :class:`~rulebook_build.checker.wasm.Host` where there is one.
 """
@@ -40,57 +46,62 @@ from rulebook_build.checker.tables.index import Material, material_name, materia
 from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.rules.variants import Variant
 
-FORMAT: Final = "site-tables-1"
-ENTRY: Final = struct.Struct("<QI32s")
-"""A block of a ``.pack`` file: its offset and length there, and the SHA-256 of its bytes."""
-CHUNK: Final = 256
-"""Entries of a block index fetched and checked together (11 KB)."""
-PAGE: Final = 64
-"""Blocks fetched together, in one request: the blocks of a class lie one after the other, a
-search probes near where it probed before, and a request costs a round trip (a check of the
-composers' sample made 4,806 requests of 1.3 KB on average one block at a time, which the
-round trips, not the bytes, made slow).  A page is 64 blocks, some 25 KB of 5-piece tables."""
-SUMS: Final = ".sums"
+FORMAT: Final = "site-tables-2"
+PAGE: Final = 16
+"""Blocks a page: what one request brings."""
+ENTRY: Final = struct.Struct("<I32s")
+"""A block in its page: the length of its zlib stream and the stream's SHA-256."""
+PAGE_ENTRY: Final = struct.Struct("<QI32s")
+"""A page in ``.blocks``: its offset and length, and the SHA-256 of its entries."""
+WHOLE_BYTES: Final = 32_768
+"""A class whose ``.blocks`` is at most this long is fetched whole, in one request."""
+BLOCKS: Final = ".blocks"
+PAGES: Final = ".pages"
 
 Fetch = Callable[[str, int, int], bytes]
 """``fetch(name, start, end)``: bytes ``start`` to ``end`` (exclusive) of the file ``name`` in
 the variant's table folder."""
 
 
-def block_index(table: compact.CompactTable) -> bytes:
-    """The ``.sums`` file of a compact table (whose checksum was verified when it opened)."""
-    return b"".join(
-        ENTRY.pack(offset, len(stream), hashlib.sha256(stream).digest())
-        for offset, stream in table.streams()
-    )
-
-
-def index_chunks(index: bytes) -> list[str]:
-    """The SHA-256 of each chunk of a block index, as the manifest lists them."""
-    step = CHUNK * ENTRY.size
-    return [hashlib.sha256(index[i : i + step]).hexdigest() for i in range(0, len(index), step)]
+def site_files(table: compact.CompactTable) -> tuple[bytes, bytes]:
+    """The ``.blocks`` and ``.pages`` of a compact table (whose checksum was verified when it
+    opened)."""
+    streams = [stream for _offset, stream in table.streams()]
+    blocks = bytearray()
+    pages = bytearray()
+    for first in range(0, len(streams), PAGE):
+        page = streams[first : first + PAGE]
+        entries = b"".join(ENTRY.pack(len(s), hashlib.sha256(s).digest()) for s in page)
+        offset = len(blocks)
+        blocks += entries
+        for stream in page:
+            blocks += stream
+        pages += PAGE_ENTRY.pack(offset, len(blocks) - offset, hashlib.sha256(entries).digest())
+    return bytes(blocks), bytes(pages)
 
 
 def manifest(
-    tables: CheckerTables, classes: dict[Material, tuple[compact.CompactTable, bytes]]
+    tables: CheckerTables, classes: dict[Material, tuple[int, bytes, bytes]]
 ) -> dict[str, Any]:
     """What ``tables-<variant>.json`` says: the rules the tables were built for and each class
-    with its block index (``classes``: the opened compact table and its ``.sums`` bytes)."""
+    (``classes``: its size in slots, its ``.blocks`` and its ``.pages``)."""
+    fields = tables.pure.compact_fields((1, 0, 1, 0))
     return {
         "format": FORMAT,
         "variant": tables.variant.name,
         "compact": compact.FORMAT,
-        "pure": tables.pure.compact_fields((1, 0, 1, 0))["pure"],
-        "rules": tables.pure.compact_fields((1, 0, 1, 0))["rules"],
+        "pure": fields["pure"],
+        "rules": fields["rules"],
+        "page": PAGE,
         "pieces": max((sum(material) for material in classes), default=0),
         "classes": {
             material_name(material): {
-                "size": table.size,
-                "blocks": -(-table.size // compact.BLOCK),
-                "bytes": table.path.stat().st_size,
-                "chunks": index_chunks(index),
+                "size": size,
+                "blocks": -(-size // compact.BLOCK),
+                "bytes": len(blocks),
+                "pages": hashlib.sha256(pages).hexdigest(),
             }
-            for material, (table, index) in sorted(classes.items())
+            for material, (size, blocks, pages) in sorted(classes.items())
         },
     }
 
@@ -102,105 +113,120 @@ def publish(
     pieces: int,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Write into ``folder`` the compact file and block index of every class of ``tables`` of
-    up to ``pieces`` pieces, and ``tables-<variant>.json``; returns the manifest.  A class is
-    packed from its built tables where the cache has them, else its compact file is copied;
-    each is verified against its checksum before its blocks are indexed.  A file already in
-    ``folder`` with the right checksum is kept."""
+    """Write into ``folder`` the ``.blocks`` and ``.pages`` of every class of ``tables`` of up
+    to ``pieces`` pieces, and ``tables-<variant>.json``; returns the manifest.  A class is read
+    from its compact file in the cache, or packed into ``folder`` from its built tables first;
+    each compact file is verified against its checksum before its blocks are published.  Files
+    already right are not written again."""
     folder.mkdir(parents=True, exist_ok=True)
-    opened: dict[Material, tuple[compact.CompactTable, bytes]] = {}
+    published: dict[Material, tuple[int, bytes, bytes]] = {}
     for material in tables.classes():
         if sum(material) > pieces:
             continue
         name = material_name(material)
-        target = folder / f"{name}{compact.SUFFIX}"
         fields = tables.pure.compact_fields(material)
-        try:
-            table = compact.CompactTable(target, fields)
-        except (OSError, tablefile.DamagedTable):
-            if tables.pure.path(material).is_file() and tables.rules.path(material).is_file():
-                tables.pack(material, target)
-            else:
-                compact.copy_verified(tables.pure.compact_path(material), target, fields)
-            table = compact.CompactTable(target, fields)
-        index = block_index(table)
-        sums = folder / f"{name}{SUMS}"
-        if not sums.is_file() or sums.read_bytes() != index:
-            tablefile.write_whole(sums, [index])
-        opened[material] = (table, index)
+        source = tables.pure.compact_path(material)
+        if not source.is_file():
+            source = folder / f"{name}{compact.SUFFIX}"
+            try:
+                compact.check(source, fields)
+            except (OSError, tablefile.DamagedTable):
+                tables.pack(material, source)
+        table = compact.CompactTable(source, fields)
+        blocks, pages = site_files(table)
+        for suffix, data in ((BLOCKS, blocks), (PAGES, pages)):
+            target = folder / f"{name}{suffix}"
+            if (
+                not target.is_file()
+                or target.stat().st_size != len(data)
+                or target.read_bytes() != data
+            ):
+                tablefile.write_whole(target, [data])
+        published[material] = (table.size, blocks, pages)
         if progress is not None:
             progress(name)
-    data = manifest(tables, opened)
-    text = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    said = manifest(tables, published)
+    text = json.dumps(said, sort_keys=True, separators=(",", ":")) + "\n"
     target = folder / f"tables-{tables.variant.name}.json"
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
         tablefile.write_whole(target, [text.encode()])
-    return data
+    return said
 
 
 class RemoteCompactTable:
-    """A compact table whose blocks are fetched when first probed, as ``CompactTable`` reads
-    them from a mapped file; raises ``tablefile.DamagedTable`` for anything that fails its
-    checksum (the probe then does without the class)."""
+    """A compact table whose blocks are fetched, a page at a time, when first probed, as
+    ``CompactTable`` reads them from a mapped file; raises ``tablefile.DamagedTable`` for a
+    block that fails its checksum (the probe then does without the class)."""
 
-    def __init__(self, name: str, entry: dict[str, Any], fetch: Fetch) -> None:
+    def __init__(self, name: str, entry: dict[str, Any], fetch: Fetch, page: int) -> None:
         self.name = name
         self.size = int(entry["size"])
         self.blocks = int(entry["blocks"])
-        self._chunks: list[str] = list(entry["chunks"])
+        self.bytes = int(entry["bytes"])
+        self.page = page
+        self._pages_digest = str(entry["pages"])
+        self._pages: bytes | None = None
         self._fetch = fetch
-        self._entries: dict[int, bytes] = {}
         self._cache: dict[int, bytes] = {}
-        if self.blocks != -(-self.size // compact.BLOCK) or len(self._chunks) != -(
-            -self.blocks // CHUNK
-        ):
+        self._streams: dict[int, tuple[bytes, bytes]] = {}
+        """Streams fetched with their page, not yet used: each with its SHA-256."""
+        if self.blocks != -(-self.size // compact.BLOCK) or page < 1:
             raise tablefile.DamagedTable(f"{name}: the manifest's counts do not agree")
 
-    def _entry(self, number: int) -> tuple[int, int, bytes]:
-        chunk = number // CHUNK
-        data = self._entries.get(chunk)
-        if data is None:
-            first = chunk * CHUNK
-            count = min(CHUNK, self.blocks - first)
-            data = self._fetch(self.name + SUMS, first * ENTRY.size, (first + count) * ENTRY.size)
-            if hashlib.sha256(data).hexdigest() != self._chunks[chunk]:
-                raise tablefile.DamagedTable(f"{self.name}{SUMS}: chunk {chunk} fails its checksum")
-            self._entries[chunk] = data
-        offset, length, digest = ENTRY.unpack_from(data, (number % CHUNK) * ENTRY.size)
-        return offset, length, digest
+    def _page_list(self) -> bytes:
+        if self._pages is None:
+            count = -(-self.blocks // self.page)
+            data = self._fetch(self.name + PAGES, 0, count * PAGE_ENTRY.size)
+            if hashlib.sha256(data).hexdigest() != self._pages_digest:
+                raise tablefile.DamagedTable(f"{self.name}{PAGES} fails its checksum")
+            self._pages = data
+        return self._pages
 
     def block(self, number: int) -> bytes:
         found = self._cache.get(number)
-        if found is None:
-            if not 0 <= number < self.blocks:
-                raise IndexError(number)
-            self._fetch_page(number)
-            found = self._cache.get(number)
-            if found is None:
-                raise tablefile.DamagedTable(f"{self.name}: block {number} fails its checksum")
+        if found is not None:
+            return found
+        if not 0 <= number < self.blocks:
+            raise IndexError(number)
+        if number not in self._streams:
+            pages = self._page_list()
+            if self.bytes <= WHOLE_BYTES:
+                data = self._fetch(self.name + BLOCKS, 0, self.bytes)
+                for page in range(len(pages) // PAGE_ENTRY.size):
+                    self._take(page, data, 0)
+            else:
+                page = number // self.page
+                offset, length, _ = PAGE_ENTRY.unpack_from(pages, page * PAGE_ENTRY.size)
+                self._take(page, self._fetch(self.name + BLOCKS, offset, offset + length), offset)
+        stream, digest = self._streams.pop(number, (b"", b""))
+        # checked and unpacked when first used: a page brings blocks the search may never probe
+        if not stream or hashlib.sha256(stream).digest() != digest:
+            raise tablefile.DamagedTable(f"{self.name}: block {number} fails its checksum")
+        try:
+            found = zlib.decompress(stream)
+        except zlib.error as error:
+            raise tablefile.DamagedTable(f"{self.name}: block {number}: {error}") from None
+        if len(found) != min(compact.BLOCK, self.size - number * compact.BLOCK):
+            raise tablefile.DamagedTable(f"{self.name}: block {number} has the wrong size")
+        self._cache[number] = found
         return found
 
-    def _fetch_page(self, number: int) -> None:
-        """Fetch the :data:`PAGE` of blocks around ``number`` in one request (within one chunk
-        of the block index) and keep each block that passes its checksum."""
-        first = max(number - number % PAGE, number - number % CHUNK)
-        last = min(first + PAGE, self.blocks, (number // CHUNK + 1) * CHUNK)
-        entries = [self._entry(n) for n in range(first, last)]
-        start = entries[0][0]
-        end = entries[-1][0] + entries[-1][1]
-        data = self._fetch(self.name + compact.SUFFIX, start, end)
-        for n, (offset, length, digest) in zip(range(first, last), entries, strict=True):
-            if n in self._cache:
-                continue
-            stream = data[offset - start : offset - start + length]
-            if hashlib.sha256(stream).digest() != digest:
-                continue  # that block alone is refused
-            try:
-                codes = zlib.decompress(stream)
-            except zlib.error:
-                continue
-            if len(codes) == min(compact.BLOCK, self.size - n * compact.BLOCK):
-                self._cache[n] = codes
+    def _take(self, page: int, data: bytes, at: int) -> None:
+        """Keep the streams of ``page`` (in ``data``, which starts at ``at`` of ``.blocks``)
+        with their checksums, once the page's entries pass theirs (else none of them)."""
+        offset, length, digest = PAGE_ENTRY.unpack_from(self._page_list(), page * PAGE_ENTRY.size)
+        body = data[offset - at : offset - at + length]
+        first = page * self.page
+        count = min(self.page, self.blocks - first)
+        entries = body[: count * ENTRY.size]
+        if len(body) != length or hashlib.sha256(entries).digest() != digest:
+            return
+        cursor = count * ENTRY.size
+        for n in range(first, first + count):
+            size, block_digest = ENTRY.unpack_from(entries, (n - first) * ENTRY.size)
+            if n not in self._cache:
+                self._streams[n] = (body[cursor : cursor + size], block_digest)
+            cursor += size
 
     def code(self, slot: int) -> int:
         if not 0 <= slot < self.size:
@@ -305,9 +331,10 @@ def site_checker_tables(
             f"the site's {variant.name} tables were made for other rules or another format"
         )
     remote = {}
+    page = int(manifest_data["page"])
     for name, entry in manifest_data["classes"].items():
         material = _material_of(name)
-        remote[material] = RemoteCompactTable(name, entry, fetch)
+        remote[material] = RemoteCompactTable(name, entry, fetch, page)
     return SiteCheckerTables(variant, remote, host)
 
 

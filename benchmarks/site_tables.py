@@ -1,0 +1,87 @@
+"""What the check page downloads of the site's tables: requests, bytes and blocks, by page size.
+
+    python benchmarks/site_tables.py [--pages 4,8,16,32] [--time-limit 20] FILE...
+
+Judges each problem as the page does (counted in work, the compiled search as WebAssembly run
+by wasmtime, the tables the site build publishes read through ``tables/remote.py``), with the
+blocks fetched a page at a time for each page size given (the tables published again for
+each, beside the table cache), and prints per problem the grade, the requests, the bytes
+fetched and the blocks kept (the page's blocks that passed their checks).  The page fetches
+through its worker's Range requests; here a fetch reads the published file, so only the counts
+are the page's, not the times.  Needs the site's tables published (``rulebook build``) and Zig.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rulebook_build.checker import wasm  # noqa: E402
+from rulebook_build.checker.judge import Judge  # noqa: E402
+from rulebook_build.checker.tables import remote  # noqa: E402
+from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
+from rulebook_build.checker.tables.kinds import checker_tables  # noqa: E402
+from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
+from rulebook_build.notation.replay import game_variant, start_position  # noqa: E402
+from rulebook_build.site.checker_page import SITE_TABLE_PIECES  # noqa: E402
+from tests.checker.wasm_host import WasmtimeHost  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--pages", default="4,8,16,32")
+    parser.add_argument("--time-limit", type=float, default=20.0)
+    args = parser.parse_args()
+    program = wasm.wasm_build(default_cache_dir())
+    assert program is not None, "Zig is missing: pip install -e '.[wasm]'"
+    games = []
+    for name in args.files:
+        found, _errors = read_pdn_file(Path(name))
+        games += [g for g in found if g.is_problem]
+    for page in (int(p) for p in args.pages.split(",")):
+        remote.PAGE = page  # type: ignore[misc]
+        for game in games:
+            variant = game_variant(game)
+            assert variant is not None
+            tables = checker_tables(variant)
+            folder = default_cache_dir() / "site-benchmark" / f"{variant.name}-page-{page}"
+            manifest = remote.publish(tables, folder, pieces=SITE_TABLE_PIECES[variant.name])
+            requests: list[int] = []
+
+            def fetch(
+                name: str,
+                start: int,
+                end: int,
+                folder: Path = folder,
+                requests: list[int] = requests,
+            ) -> bytes:
+                requests.append(end - start)
+                with (folder / name).open("rb") as stream:
+                    stream.seek(start)
+                    return stream.read(end - start)
+
+            site = remote.site_checker_tables(variant, manifest, fetch)
+            site.host = WasmtimeHost(program, site)
+            judge = Judge(variant, tables=site, prover=site.prover())
+            began = time.perf_counter()
+            judgement = judge.judge(
+                game, start_position(game, variant), seconds=args.time_limit, by_work=True
+            )
+            used = sum(len(t._cache) for t in site.remote.values())
+            print(
+                f"page {page:3}  {game.tag('Event') or '?':10} {judgement.grade:21} "
+                f"{len(requests):6} requests {sum(requests) / 1e6:8.2f} MB "
+                f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
