@@ -146,6 +146,21 @@ def _move_place(line: int | None, column: int | None, text: str, lang: str) -> s
     return f"{word} {(plies + black_first) // 2 + 1}"
 
 
+def _pasted_place(text: str, error: RulebookError, black_first: bool, lang: str) -> str | None:
+    """Where an error in the moves of a pasted PDN lies, by move number (with its line and
+    column in what was pasted), or None when it is not in the moves."""
+    if error.line is None or error.column is None:
+        return None
+    lines = text.split("\n")
+    before = "\n".join([*lines[: error.line - 1], lines[error.line - 1][: error.column - 1]])
+    tags_end = before.rfind("]")
+    if tags_end < 0 or "[" in before[tags_end:]:
+        return None
+    plies = len(MOVE.findall(_main_line(before[tags_end + 1 :])))
+    word = MOVE_WORDS.get(lang, MOVE_WORDS["en"])
+    return f"{word} {(plies + black_first) // 2 + 1} ({error.line}:{error.column})"
+
+
 def _solution_error(error: str | None, text: str, lang: str) -> str | None:
     """The judgement's solution error (``<problem>:9:19: illegal move ...``), its place named
     by move number."""
@@ -160,7 +175,7 @@ def _variant(name: str) -> Variant:
     return find_variant(name if name in GAMETYPES else "international")
 
 
-def load(text: str) -> str:
+def load(text: str, lang: str = "en") -> str:
     """A pasted problem: a FEN (``W:W31,32:B18``) or a PDN game with a FEN tag.  Returns
     ``{"fen", "variant", "solution", "tags"}`` or ``{"error": {...}}`` (located as on the
     command line: line, column, what was expected)."""
@@ -195,7 +210,13 @@ def load(text: str) -> str:
                 line=game.line,
             )
         position = start_position(game, variant)
-        replayed = replay(game, variant=variant)
+        try:
+            replayed = replay(game, variant=variant)
+        except RulebookError as error:  # a move of the solution: named by its number
+            at = _pasted_place(text, error, not position.white_to_move, lang)
+            if at is None:
+                raise
+            return json.dumps({"error": {**_error(error), "text": f"{at}: {error.message}"}})
         solution = line_text(replayed.main, 0 if position.white_to_move else 1)
         tags = {name: value for name, value in game.tags if name in TAGS}
         return json.dumps(

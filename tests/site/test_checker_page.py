@@ -7,6 +7,7 @@ Needs ``node_modules/pyodide`` (``npm ci``, which ``scripts/test.sh`` runs) and 
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,10 +66,18 @@ def wait_for_report(page: Any, *, timeout: int) -> None:
 
 
 def command_line(problem: dict[str, Any], seconds: float) -> dict[str, Any]:
-    """``rulebook check --json`` (tables and compiled search as installed) on the same problem."""
-    games, errors = read_pdn(json.loads(pdn(json.dumps(problem)))["pdn"])
+    """``rulebook check --json --deterministic`` (tables and compiled search as installed) on
+    the PDN the page writes of the same problem."""
+    games, errors = read_pdn(json.loads(pdn(json.dumps(problem)))["pdn"], source="<problem>")
     assert not errors
-    return _judge(_Task(games[0], problem["variant"], seconds, True, True, True)).as_json()
+    task = _Task(games[0], problem["variant"], seconds, True, True, True, by_work=True)
+    return _judge(task).as_json()
+
+
+def same_judgement(page_record: dict[str, Any], expected: dict[str, Any]) -> None:
+    """The page's JSON is the command line's, but for the seconds (and the page's report)."""
+    shown = {k: v for k, v in page_record.items() if k not in ("seconds", "report")}
+    assert shown == {k: v for k, v in expected.items() if k != "seconds"}
 
 
 def test_set_up_type_check_and_agree_with_the_command_line(browser: Any, server: str) -> None:
@@ -100,9 +109,9 @@ def test_set_up_type_check_and_agree_with_the_command_line(browser: Any, server:
     page.click(".rb-check")
     wait_for_report(page, timeout=120_000)
     record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
-    expected = command_line(
-        {"fen": FEN, "variant": "frisian", "solution": SOLUTION, "tags": {}}, 20.0
-    )
+    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
+    expected = command_line(json.loads(problem), 20.0)
+    same_judgement(record, expected)
     report = page.locator(".rb-check-report")
     assert report.get_attribute("data-grade") == expected["grade"] == "correct"
     assert report.get_attribute("data-verdict") == expected["verdict"]
@@ -192,10 +201,11 @@ def test_the_page_without_pyodide_says_what_is_missing(tmp_path: Path) -> None:
 
 
 def test_a_long_check_can_be_cancelled_and_the_page_stays_usable(browser: Any, server: str) -> None:
-    # PWCP-2 A1 (10 pieces) stays open in the browser for a minute: cancel it after a moment
+    # PWCP-2 A1 (10 pieces) given ten minutes: cancel it after a moment
     site = ProblemSite(REPOSITORY / "problems")
     text = write_game(site.entry("pwcp-2", "a1", where="test").game)
-    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(text) + "&run=1")
+    fragment = "#pdn=" + urllib.parse.quote(text) + "&run=1&seconds=600"
+    page = open_checker(browser, server, fragment)
     page.wait_for_function(
         "() => /nodes/.test(document.querySelector('.rb-progress').textContent)", timeout=60_000
     )
@@ -222,7 +232,9 @@ def test_a_long_check_can_be_cancelled_and_the_page_stays_usable(browser: Any, s
         "() => document.querySelector('.rb-check-report').dataset.grade === 'correct'",
         timeout=120_000,
     )
-    assert page.console.problems == []  # type: ignore[attr-defined]
+    # the worker ended by the cancel had table pages on the way: those requests were aborted
+    problems = page.console.problems  # type: ignore[attr-defined]
+    assert [p for p in problems if not re.search(r"failed: .*/tables/.*\.(blocks|pages)$", p)] == []
     page.context.close()
 
 
@@ -250,4 +262,84 @@ def test_the_hostile_corpus_in_a_link_runs_nothing_and_shows_as_text(
         value = tags[tag]
         assert page.input_value(f'.rb-tag[data-tag="{tag}"]') == value, tag
     assert page.locator(".rb-check-report").get_attribute("data-grade") == "correct"
+    context.close()
+
+
+SAMPLE = """[Event "Sacrifice on 1, shot to 13"]
+[SetUp "1"]
+[FEN "W:W6,11,18,22,28:B17,32,36,37,43"]
+[GameType "20"]
+
+1. 6-1 32x12 2. 1x31 36x18 3. 11x13 *
+"""
+
+
+def test_the_composers_sample_gets_the_command_lines_verdict_from_a_link(
+    browser: Any, server: str
+) -> None:
+    """The sample of the composers' guide, at the page's default limit: the compiled search
+    in WebAssembly and the site's tables, fetched a page at a time, give the command line's
+    JSON (counted in work on both sides)."""
+    from .test_browser import _QuietHandler
+
+    _QuietHandler.ranges.clear()
+    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(SAMPLE) + "&run=1")
+    wait_for_report(page, timeout=120_000)
+    record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
+    assert page.input_value(".rb-seconds") == "20"
+    assert record["grade"] == "correct" and record["report"]["compiled"] is True
+    same_judgement(record, command_line(json.loads(problem), 20.0))
+    # the tables came in pages, not whole: far less than the site holds
+    assert record["report"]["downloaded"] > 0
+    assert _QuietHandler.ranges and all(
+        path.endswith((".blocks", ".pages")) for path, _ in _QuietHandler.ranges
+    )
+    assert (
+        page.locator(".rb-command").inner_text().startswith("rulebook check --json --deterministic")
+    )
+    assert page.console.problems == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_an_empty_board_is_not_checked(browser: Any, server: str) -> None:
+    page = open_checker(browser, server)
+    page.click(".rb-check")
+    assert "Put pieces on the board first" in page.locator(".rb-progress").inner_text()
+    assert not page.locator(".rb-check-report").get_attribute("data-grade")
+    page.context.close()
+
+
+def test_the_dutch_page_speaks_dutch_and_names_a_wrong_move_by_its_number(
+    browser: Any, server: str
+) -> None:
+    """The progress lines and the report in Dutch, and an illegal move of a pasted solution
+    named by its move number."""
+    wrong = SAMPLE.replace("3. 11x13", "3. 11-7")
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/controleren/#pdn=" + urllib.parse.quote(wrong))
+    error = page.locator(".rb-load-error")
+    error.wait_for(state="visible", timeout=120_000)
+    assert error.inner_text().startswith("zet 3 (6:"), error.inner_text()
+    seen: list[str] = []
+    page.expose_function("rbSeen", lambda text: seen.append(text))
+    page.evaluate(
+        "() => new MutationObserver(() => window.rbSeen("
+        "document.querySelector('.rb-progress').textContent)).observe("
+        "document.querySelector('.rb-progress'), "
+        "{subtree: true, childList: true, characterData: true})"
+    )
+    page.fill(".rb-paste", SAMPLE)
+    page.click(".rb-load")
+    page.wait_for_function("() => document.querySelector('.rb-solution-input').value !== ''")
+    page.click(".rb-check")
+    wait_for_report(page, timeout=120_000)
+    assert page.locator(".rb-check-grade").inner_text().strip() == "correct"
+    running = [text for text in seen if text.startswith("Bezig")]
+    assert running and any("sleutelzet" in text for text in running), seen[-5:]
+    assert seen[-1].startswith("Gecontroleerd in"), seen[-1]
+    english = re.compile(r"\b(undecided|searching|walking|removing|time limit|nodes)\b")
+    assert not [text for text in seen if english.search(text)], seen
+    assert "hetzelfde zoekprogramma" in page.locator(".rb-note").inner_text()
     context.close()

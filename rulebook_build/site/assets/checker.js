@@ -5,8 +5,9 @@
  * problem, the solution checked move by move as it is typed, the site's own solution player,
  * and the checker's verdict, all from the project's Python code running in a Web Worker
  * (checker-worker.js, Pyodide).  A link "#pdn=<url-encoded PDN>" opens the page with that
- * problem; "&run=1" starts the check at once.  When a check ends, the report's root element
- * carries data-verdict and data-grade with the values of `rulebook check --json`.
+ * problem; "&run=1" starts the check at once, "&seconds=N" sets its limit.  When a check ends,
+ * the report's root element carries data-verdict and data-grade with the values of
+ * `rulebook check --json`.
  *
  * What arrives by link or paste is untrusted: it goes to Python as a string, and what comes
  * back is shown with textContent only.  The one piece of HTML inserted is the solution player,
@@ -314,7 +315,7 @@
     var self = this;
     var error = this.find(".rb-load-error");
     error.hidden = true;
-    return this.call("load", [text]).then(function (answer) {
+    return this.call("load", [text, this.lang]).then(function (answer) {
       if (answer.error) {
         error.textContent = answer.error.text;
         error.hidden = false;
@@ -540,6 +541,9 @@
       return;
     }
     this.find(".rb-paste").value = fields.pdn;
+    if (/^[0-9]+$/.test(fields.seconds || "")) {
+      this.find(".rb-seconds").value = fields.seconds; /* "&seconds=60": another limit */
+    }
     this.load(fields.pdn).then(function (loaded) {
       if (loaded && fields.run === "1") {
         self.whenReady(function () {
