@@ -1,16 +1,17 @@
-"""The in-browser checker ("check your problem" page) in Debian's Chromium: load time, bytes,
-and check times per problem, beside the command line's Python search on the same machine.
+"""The check page in Debian's Chromium against the stored verdicts: grades, speed, downloads.
 
-    python benchmarks/browser_checker.py [--site DIR] [--time-limit 60] [--first N]
-        [--cli] FILE_OR_FOLDER...
+    python benchmarks/browser_checker.py [--site DIR] [--time-limit 20] [--first N] FILE...
 
-Builds the site (unless ``--site`` names a built one), serves it on the loopback address,
-opens ``en/controleren/`` and measures: the time until the checker is ready (Pyodide and the
-project's Python loaded: the page itself is interactive at once), the bytes transferred for
-that, then for each problem of the files the grade and the seconds of the check in the browser.
-With ``--cli`` each problem is also judged by ``rulebook check --python-only --no-tables`` (the
-same search without a browser) in this process, for comparison.  Prints one line per problem
-and a summary: how many were decided (every criterion settled) and the median time.
+Builds the site (unless ``--site`` names a built one), serves it on the loopback address with
+Range requests answered as a static host answers them, opens ``en/controleren/`` and measures
+the time until the checker is ready (Pyodide, the project's Python and the WebAssembly search
+loaded) and the bytes of that.  Then each problem of the files is loaded and checked on the
+page at ``--time-limit`` seconds counted in work (the page's only way), and its grade is set
+beside the stored verdict of the same problem (``problems/verdicts.jsonl``, made with
+``rulebook check --json --deterministic --time-limit 20``), with the page's wall seconds, the
+nodes a second (the same count of nodes on both sides, so the ratio of the two rates is the
+ratio of the stored verdict's seconds to the page's), and the bytes of tables the check
+downloaded.  Prints one line per problem and a summary.
 """
 
 from __future__ import annotations
@@ -30,48 +31,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rulebook_build.checker.judge import problem_digest  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file, write_game  # noqa: E402
+from rulebook_build.notation.replay import game_variant  # noqa: E402
+from tests.site.test_browser import _QuietHandler  # noqa: E402
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-def _problems(arguments: list[str], first: int | None) -> list[tuple[str, str]]:
+def _problems(arguments: list[str], first: int | None) -> list[tuple[str, str, str]]:
+    """(name, PDN text, digest) of every problem of the files."""
     found = []
     for argument in arguments:
         path = Path(argument)
         files = sorted(path.rglob("*.pdn")) if path.is_dir() else [path]
         for file in files:
             games, _errors = read_pdn_file(file)
-            found += [
-                (f"{file.name}:{g.line} {g.tag('Event') or ''}".strip(), write_game(g))
-                for g in games
-                if g.is_problem
-            ]
+            for game in games:
+                variant = game_variant(game)
+                if game.is_problem and variant is not None:
+                    name = f"{file.name}:{game.line} {game.tag('Event') or ''}".strip()
+                    found.append((name, write_game(game), problem_digest(game, variant)))
     return found[:first] if first else found
 
 
-def _cli(text: str, seconds: float) -> tuple[str, float]:
-    from rulebook_build.cli.check import _judge, _Task
-    from rulebook_build.notation.pdn import read_pdn
-    from rulebook_build.notation.replay import game_variant
-
-    games, _ = read_pdn(text)
-    variant = game_variant(games[0])
-    assert variant is not None
-    judgement = _judge(_Task(games[0], variant.name, seconds, True, False, False))
-    return judgement.grade, judgement.seconds
+def _stored() -> dict[str, dict[str, object]]:
+    records: dict[str, dict[str, object]] = {}
+    for line in (ROOT / "problems" / "verdicts.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        records[str(record["digest"])] = record
+    return records
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--site", type=Path)
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--first", type=int)
-    parser.add_argument("--cli", action="store_true")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -83,14 +78,16 @@ def main() -> int:
             cwd=ROOT,
             check=True,
         )
-    handler = functools.partial(_Quiet, directory=str(site))
+    handler = functools.partial(_QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/en/controleren/"
     problems = _problems(args.files, args.first)
+    stored = _stored()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-background-networking"],
         )
         page = browser.new_page()
         transferred: list[int] = []
@@ -105,11 +102,12 @@ def main() -> int:
         ready = time.perf_counter() - started
         print(
             f"page loaded in {loaded:.2f} s, checker ready in {ready:.2f} s, "
-            f"{sum(transferred) / 1e6:.2f} MB in {len(transferred)} requests"
+            f"{sum(transferred) / 1e6:.2f} MB in {len(transferred)} requests",
+            flush=True,
         )
         page.fill(".rb-seconds", str(int(args.time_limit)))
         rows = []
-        for name, text in problems:
+        for name, text, digest in problems:
             record = page.evaluate(
                 """async (text) => {
                     const app = document.querySelector('.rb-checker').rulebookChecker;
@@ -120,30 +118,44 @@ def main() -> int:
                 }""",
                 text,
             )
+            expected = stored.get(digest, {})
             grade = record["grade"] if record else "error"
             seconds = float(record["seconds"]) if record else float("nan")
-            line = f"{name:40} browser {grade:21} {seconds:6.1f} s"
-            cli = None
-            if args.cli:
-                cli = _cli(text, args.time_limit)
-                line += f"   command line {cli[0]:21} {cli[1]:6.1f} s"
-            print(line, flush=True)
-            rows.append((grade, seconds, cli))
+            nodes = int(record["nodes"]) if record else 0
+            downloaded = int(record["report"].get("downloaded", 0)) if record else 0
+            cli_seconds = float(str(expected.get("seconds", "nan")))
+            same_nodes = bool(record) and expected.get("nodes") == nodes
+            row = {
+                "problem": name,
+                "page": grade,
+                "stored": expected.get("grade", "none"),
+                "seconds": round(seconds, 2),
+                "stored_seconds": cli_seconds,
+                "nodes": nodes,
+                "same_nodes": same_nodes,
+                "rate_ratio": round(cli_seconds / seconds, 3) if seconds > 0 else None,
+                "downloaded": downloaded,
+            }
+            rows.append(row)
+            mark = "" if row["page"] == row["stored"] else "   DIFFERS"
+            print(
+                f"{name:34} page {grade:21} stored {row['stored']:21} {seconds:6.1f} s "
+                f"(stored {cli_seconds:5.1f} s) {downloaded / 1e6:6.1f} MB "
+                f"{'same nodes' if same_nodes else 'other nodes'}{mark}",
+                flush=True,
+            )
         browser.close()
     httpd.shutdown()
-    decided = [r for r in rows if r[0] not in ("undecided", "error")]
+    same = [r for r in rows if r["page"] == r["stored"]]
+    ratios = [r["rate_ratio"] for r in rows if r["rate_ratio"]]
+    sizes = [int(r["downloaded"]) for r in rows]
     print(
-        f"browser: {len(decided)} of {len(rows)} decided within {args.time_limit:.0f} s, "
-        f"median {statistics.median(r[1] for r in rows):.1f} s"
+        f"{len(same)} of {len(rows)} grades as stored; "
+        f"nodes a second, page / stored: median {statistics.median(ratios):.2f}; "
+        f"tables downloaded per problem: median {statistics.median(sizes) / 1e6:.1f} MB, "
+        f"max {max(sizes) / 1e6:.1f} MB; checker ready in {ready:.2f} s"
     )
-    if args.cli:
-        cli_rows = [r[2] for r in rows if r[2] is not None]
-        print(
-            f"command line (Python search, no tables): "
-            f"{sum(1 for g, _s in cli_rows if g != 'undecided')} of {len(cli_rows)} decided, "
-            f"median {statistics.median(s for _g, s in cli_rows):.1f} s"
-        )
-    print(json.dumps({"ready_seconds": round(ready, 2), "bytes": sum(transferred)}))
+    print(json.dumps({"ready_seconds": round(ready, 2), "rows": rows}))
     return 0
 
 
