@@ -38,6 +38,8 @@ from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen, parse_fen
+from rulebook_build.notation.messages import message as notation_message
+from rulebook_build.notation.messages import shown
 from rulebook_build.notation.pdn import MAX_GAME_CHARACTERS, read_pdn
 from rulebook_build.notation.replay import game_variant, line_text, replay, start_position
 from rulebook_build.notation.resolve import move_notation, resolve_move
@@ -125,8 +127,7 @@ def _located(error: RulebookError, text: str, lang: str) -> dict[str, Any]:
     """An error of the PDN the page wrote from its fields, with the text the page shows."""
     found = _error(error)
     at = _move_place(error.line, error.column, text, lang)
-    if at is not None:
-        found["text"] = f"{at}: {error.message}"
+    found["text"] = shown(error, lang, place=at) if at else shown(error, lang)
     return found
 
 
@@ -168,7 +169,8 @@ def _solution_error(error: str | None, text: str, lang: str) -> str | None:
     if match is None:
         return error
     at = _move_place(int(match.group(1)), int(match.group(2)), text, lang)
-    return f"{at}: {match.group(3)}" if at else match.group(3)
+    said = notation_message(match.group(3), lang)
+    return f"{at}: {said}" if at else said
 
 
 def _variant(name: str) -> Variant:
@@ -216,7 +218,7 @@ def load(text: str, lang: str = "en") -> str:
             at = _pasted_place(text, error, not position.white_to_move, lang)
             if at is None:
                 raise
-            return json.dumps({"error": {**_error(error), "text": f"{at}: {error.message}"}})
+            return json.dumps({"error": {**_error(error), "text": shown(error, lang, place=at)}})
         solution = line_text(replayed.main, 0 if position.white_to_move else 1)
         tags = {name: value for name, value in game.tags if name in TAGS}
         return json.dumps(
@@ -228,7 +230,7 @@ def load(text: str, lang: str = "en") -> str:
             }
         )
     except RulebookError as error:
-        return json.dumps({"error": _error(error)})
+        return json.dumps({"error": {**_error(error), "text": shown(error, lang)}})
 
 
 def _main_line(solution: str) -> str:

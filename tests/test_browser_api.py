@@ -37,7 +37,17 @@ def test_load_reads_a_pdn_problem_and_a_fen() -> None:
 def test_load_locates_what_is_wrong() -> None:
     error = json.loads(load('[FEN "W:W31:B18"]\n\n1. 31-26 zz'))["error"]
     assert (error["line"], error["column"]) == (3, 10)
-    assert "<pasted>:3:10: unexpected 'zz'" in error["text"]
+    assert "line 3, column 10: unexpected 'zz'" in error["text"]
+    dutch = json.loads(load('[FEN "W:W31:B18"]\n\n1. 31-26 zz', "nl"))["error"]["text"]
+    assert dutch.startswith("regel 3, kolom 10: onverwacht 'zz'")
+    assert dutch.endswith(
+        "verwacht: een zet, een commentaar, een variant of een uitslag (2-0, 1-1, 0-2, 0-0) of '*'"
+    )
+    illegal = PROBLEM.replace("2. 14x3", "2. 14-10")
+    frisian = json.loads(load(illegal, "fy"))["error"]["text"]
+    assert frisian.startswith("set 2 (7:"), frisian
+    assert "net reglemintêre set 14-10 foar wyt" in frisian
+    assert "ien fan de reglemintêre setten: 14x3" in frisian
     assert "no problem here" in json.loads(load('[Event "a game"]\n\n1. 32-28 *'))["error"]["text"]
     assert "characters long" in json.loads(load("x" * 1_000_001))["error"]["text"]
 
@@ -177,5 +187,5 @@ def test_an_illegal_move_is_named_by_its_move_number_in_the_page_language() -> N
         "tags": {},
     }
     record = json.loads(check(json.dumps(problem), 2, "nl"))
-    assert record["report"]["solution_error"].startswith("zet 2: illegal move 14-9")
+    assert record["report"]["solution_error"].startswith("zet 2: onreglementaire zet 14-9 voor wit")
     assert record["report"]["command"].startswith("rulebook check --json --deterministic")

@@ -188,7 +188,7 @@ def test_a_broken_link_gets_the_located_message(browser: Any, server: str) -> No
     page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(broken))
     error = page.locator(".rb-load-error")
     error.wait_for(state="visible")
-    assert "<pasted>:4:10: unexpected 'zz'" in error.inner_text()
+    assert "line 4, column 10: unexpected 'zz'" in error.inner_text()
     page.context.close()
 
 

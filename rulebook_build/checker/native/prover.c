@@ -311,7 +311,7 @@ rb_table_block(int32_t own_men, int32_t own_kings, int32_t other_men, int32_t ot
 /* the nodes of the search under way, every 65,536: the page's counter moves while it runs */
 __attribute__((import_module("env"), import_name("rb_progress"))) void rb_progress(double nodes);
 #define HAVE_BLOCKS
-#define CACHED_SETS 2048 /* 16 MB: the page's memory is the reader's */
+#define CACHED_SETS 8192 /* 64 MB: the page's memory is the reader's */
 #elif defined(HAVE_ZLIB)
 #define HAVE_BLOCKS
 #define CACHED_SETS 16384
@@ -372,12 +372,18 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
 #ifdef HAVE_BLOCKS
 
 static int compact_code(const table *t, uint64_t slot) {
+    const table *key = t; /* what the cache knows a block by */
+#ifdef PROVER_WASM
+    /* both kinds read one compact table: in the browser a block the host gave for one kind
+     * serves the other (each one a call out of the module, and a fetch if not yet fetched) */
+    if (t >= TABLES[1] && t < TABLES[1] + 8 * 8 * 8 * 8) key = &TABLES[0][t - TABLES[1]];
+#endif
     uint64_t block = slot / BLOCK;
-    uint64_t h = ((uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ULL) ^ (block * 0xC2B2AE3D27D4EB4FULL);
+    uint64_t h = ((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ULL) ^ (block * 0xC2B2AE3D27D4EB4FULL);
     uint64_t set = (h >> 40) % CACHED_SETS;
     cached_block *c = &BLOCK_CACHE[2 * set];
-    if (c->t == t && c->block == block) OLDER[set] = 1;
-    else if (c[1].t == t && c[1].block == block) {
+    if (c->t == key && c->block == block) OLDER[set] = 1;
+    else if (c[1].t == key && c[1].block == block) {
         c++;
         OLDER[set] = 0;
     } else {
@@ -400,7 +406,7 @@ static int compact_code(const table *t, uint64_t slot) {
         if (uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK || got != want)
             return -1;
 #endif
-        c->t = t;
+        c->t = key;
         c->block = block;
     }
     return c->codes[slot % BLOCK];
