@@ -87,6 +87,11 @@ def main() -> int:
     parser.add_argument("--site", type=Path)
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--first", type=int)
+    parser.add_argument(
+        "--host",
+        help="the address of a static server already serving the built site (for example "
+        "nginx: a real host answers Range requests faster than this script's own server)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -101,7 +106,9 @@ def main() -> int:
     handler = functools.partial(_QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/en/controleren/"
+    host = args.host or f"http://127.0.0.1:{httpd.server_address[1]}"
+    url = f"{host.rstrip('/')}/en/controleren/"
+    print(f"served by {'the host ' + host if args.host else 'this script (Python)'}")
     problems = _problems(args.files, args.first)
     stored = _stored()
     with sync_playwright() as playwright:
@@ -144,6 +151,8 @@ def main() -> int:
             seconds = float(record["seconds"]) if record else float("nan")
             nodes = int(record["nodes"]) if record else 0
             downloaded = int(record["report"].get("downloaded", 0)) if record else 0
+            requests = int(record["report"].get("requests", 0)) if record else 0
+            fetching = float(record["report"].get("fetch_seconds", 0.0)) if record else 0.0
             same_nodes = bool(record) and cli_nodes == nodes
             row = {
                 "problem": name,
@@ -155,12 +164,15 @@ def main() -> int:
                 "same_nodes": same_nodes,
                 "rate_ratio": round(cli_seconds / seconds, 3) if seconds > 0 else None,
                 "downloaded": downloaded,
+                "requests": requests,
+                "fetch_seconds": round(fetching, 2),
             }
             rows.append(row)
             mark = "" if row["page"] == row["stored"] else "   DIFFERS"
             print(
                 f"{name:34} page {grade:21} stored {row['stored']:21} {seconds:6.1f} s "
                 f"(command line {cli_seconds:5.1f} s) {downloaded / 1e6:6.1f} MB "
+                f"in {requests:5} requests, {fetching:5.1f} s "
                 f"{'same nodes' if same_nodes else 'other nodes'}{mark}",
                 flush=True,
             )

@@ -1,6 +1,6 @@
 """What the check page downloads of the site's tables: requests, bytes and blocks, by page size.
 
-    python benchmarks/site_tables.py [--pages 4,8,16,32] [--time-limit 20] FILE...
+    python benchmarks/site_tables.py [--pages 4,8,16,32] [--whole 32768] [--time-limit 20] FILE...
 
 Judges each problem as the page does (counted in work, the compiled search as WebAssembly run
 by wasmtime, the tables the site build publishes read through ``tables/remote.py``), with the
@@ -36,6 +36,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--pages", default="4,8,16,32")
+    parser.add_argument(
+        "--whole", default=str(remote.WHOLE_BYTES), help="classes fetched whole up to these bytes"
+    )
     parser.add_argument("--time-limit", type=float, default=20.0)
     args = parser.parse_args()
     program = wasm.wasm_build(default_cache_dir())
@@ -44,8 +47,10 @@ def main() -> int:
     for name in args.files:
         found, _errors = read_pdn_file(Path(name))
         games += [g for g in found if g.is_problem]
-    for page in (int(p) for p in args.pages.split(",")):
+    settings = [(int(p), int(w)) for p in args.pages.split(",") for w in args.whole.split(",")]
+    for page, whole in settings:
         remote.PAGE = page  # type: ignore[misc]
+        remote.WHOLE_BYTES = whole  # type: ignore[misc]
         for game in games:
             variant = game_variant(game)
             assert variant is not None
@@ -75,7 +80,7 @@ def main() -> int:
             )
             used = sum(len(t._cache) for t in site.remote.values())
             print(
-                f"page {page:3}  {game.tag('Event') or '?':10} {judgement.grade:21} "
+                f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} {judgement.grade:21} "
                 f"{len(requests):6} requests {sum(requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,

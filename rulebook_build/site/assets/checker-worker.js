@@ -23,6 +23,8 @@ var prover = null; /* promise of {module, createHost}, or of null without the We
 var opened = {}; /* variant -> promise of what open_tables said */
 var whole = {}; /* url -> the whole file, where the host answered a Range request with it */
 var downloaded = 0; /* bytes of table files fetched by this worker */
+var requests = 0; /* and the requests, and the milliseconds they took */
+var fetching = 0;
 var current = null; /* the check under way: {id, nodes, stage} */
 
 function hex(buffer) {
@@ -39,6 +41,16 @@ function fetchRange(url, start, end) {
   if (whole[url]) {
     return whole[url].slice(start, end);
   }
+  var began = performance.now();
+  requests += 1;
+  try {
+    return rangeOf(url, start, end);
+  } finally {
+    fetching += performance.now() - began;
+  }
+}
+
+function rangeOf(url, start, end) {
   var request = new XMLHttpRequest();
   request.open("GET", url, false);
   request.responseType = "arraybuffer";
@@ -196,7 +208,7 @@ self.onmessage = function (event) {
       var result;
       if (message.op === "check") {
         current = { id: message.id, nodes: 0, stage: "" };
-        var before = downloaded;
+        var before = [downloaded, requests, fetching];
         var progress = function (text) {
           current.stage = String(text);
           self.postMessage({ id: message.id, progress: { nodes: current.nodes, stage: current.stage } });
@@ -212,7 +224,9 @@ self.onmessage = function (event) {
         }
         var record = JSON.parse(String(result));
         if (record.report) {
-          record.report.downloaded = downloaded - before;
+          record.report.downloaded = downloaded - before[0];
+          record.report.requests = requests - before[1];
+          record.report.fetch_seconds = (fetching - before[2]) / 1000;
           record.report.tables_error = tablesSaid && tablesSaid.error ? tablesSaid.error : null;
         }
         result = JSON.stringify(record);
