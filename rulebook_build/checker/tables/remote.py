@@ -20,7 +20,7 @@ reads is checked: the manifest by the page, a class's page list by the manifest,
 entries by that list, a block by its entry, and the codes a block unpacks to by their count.
 
 A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
-check costs requests rather than bytes: a page of 16 blocks is one request of some 6 KB, and a
+check costs requests rather than bytes: a page of 16 blocks is one request of some 10 KB, and a
 class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
 
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
