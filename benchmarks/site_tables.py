@@ -80,7 +80,8 @@ def main() -> int:
             )
             used = sum(len(t._cache) for t in site.remote.values())
             print(
-                f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} {judgement.grade:21} "
+                f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} "
+                f"{judgement.grade:21} "
                 f"{len(requests):6} requests {sum(requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,
