@@ -265,6 +265,7 @@ def test_the_hostile_corpus_in_a_link_runs_nothing_and_shows_as_text(
     context.close()
 
 
+COUNT = re.compile(r" s, ([0-9.]+) knopen")
 SAMPLE = """[Event "Sacrifice on 1, shot to 13"]
 [SetUp "1"]
 [FEN "W:W6,11,18,22,28:B17,32,36,37,43"]
@@ -339,6 +340,9 @@ def test_the_dutch_page_speaks_dutch_and_names_a_wrong_move_by_its_number(
     running = [text for text in seen if text.startswith("Bezig")]
     assert running and any("sleutelzet" in text for text in running), seen[-5:]
     assert seen[-1].startswith("Gecontroleerd in"), seen[-1]
+    # the counter moves while the check runs, and never goes back
+    counts = [int(re.sub(r"\D", "", m.group(1))) for m in map(COUNT.search, running) if m]
+    assert counts and max(counts) > 0 and counts == sorted(counts), counts
     english = re.compile(r"\b(undecided|searching|walking|removing|time limit|nodes)\b")
     assert not [text for text in seen if english.search(text)], seen
     assert "hetzelfde zoekprogramma" in page.locator(".rb-note").inner_text()
