@@ -189,3 +189,18 @@ def test_an_illegal_move_is_named_by_its_move_number_in_the_page_language() -> N
     record = json.loads(check(json.dumps(problem), 2, "nl"))
     assert record["report"]["solution_error"].startswith("zet 2: onreglementaire zet 14-9 voor wit")
     assert record["report"]["command"].startswith("rulebook check --json --deterministic")
+
+
+def test_a_pasted_fen_gets_its_messages_in_the_page_language() -> None:
+    """The notation layer's messages, translated for the page (``notation/messages.py``); an
+    untranslated one would show in English, which the nl and fy pages must not."""
+    from rulebook_build.notation.messages import MESSAGES
+
+    said = json.loads(load("W:W3:B18", "nl"))["error"]["text"]
+    assert said.startswith("regel 1, kolom 4: een witte schijf kan niet op 3 staan")
+    assert said.endswith("verwacht: een dam (K3) of een schijf buiten 1-5")
+    said = json.loads(load("W:W99:B1", "fy"))["error"]["text"]
+    assert said.startswith("rigel 1, kolom 4: fjild 99 bestiet net")
+    assert said.endswith("ferwachte: in fjildnûmer 1-50")
+    # the two translations cover the same messages
+    assert [p.pattern for p, _ in MESSAGES["nl"]] == [p.pattern for p, _ in MESSAGES["fy"]]

@@ -36,6 +36,13 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         'a "string"': 'een "tekst"',
         "the end of the file": "het einde van de tekst",
         "end of input": "het einde van de tekst",
+        " (squares are 1-50)": " (de velden zijn 1-50)",
+        "white": "witte",
+        "black": "zwarte",
+        "a square number 1-50": "een veldnummer 1-50",
+        " in FEN": " in de FEN",
+        "a side to move and pieces, e.g. W:W31-50:B1-20": "wie aan zet is en de stukken, "
+        "bijvoorbeeld W:W31-50:B1-20",
     },
     "fy": {
         "place": "rigel {line}, kolom {column}",
@@ -57,12 +64,20 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         'a "string"': 'in "tekst"',
         "the end of the file": "it ein fan de tekst",
         "end of input": "it ein fan de tekst",
+        " (squares are 1-50)": " (de fjilden binne 1-50)",
+        "white": "wite",
+        "black": "swarte",
+        "a square number 1-50": "in fjildnûmer 1-50",
+        " in FEN": " yn de FEN",
+        "a side to move and pieces, e.g. W:W31-50:B1-20": "wa't oan set is en de stikken, "
+        "bygelyks W:W31-50:B1-20",
     },
     "en": {"place": "line {line}, column {column}", "line_only": "line {line}"},
 }
 
 MESSAGES: Final[dict[str, list[tuple[re.Pattern[str], str]]]] = {
     "nl": [
+        (re.compile(r"^unexpected (.+) in FEN$"), "onverwacht {0} in de FEN"),
         (re.compile(r"^unexpected (.+?): (.+)$"), "onverwacht {0}: {1}"),
         (re.compile(r"^unexpected (.+)$"), "onverwacht {0}"),
         (
@@ -74,6 +89,22 @@ MESSAGES: Final[dict[str, list[tuple[re.Pattern[str], str]]]] = {
             "veld {0} bestaat niet in zet {1}",
         ),
         (re.compile(r"^the file ends inside a game$"), "de tekst houdt midden in een partij op"),
+        (re.compile(r"^square (\S+) does not exist(.*)$"), "veld {0} bestaat niet{1}"),
+        (re.compile(r"^square (\d+) is occupied twice$"), "veld {0} is twee keer bezet"),
+        (
+            re.compile(r"^white man on (\d+), its own promotion row \(1-5\)$"),
+            "witte schijf op {0}, zijn eigen promotierij (1-5)",
+        ),
+        (
+            re.compile(r"^black man on (\d+), its own promotion row \(46-50\)$"),
+            "zwarte schijf op {0}, zijn eigen promotierij (46-50)",
+        ),
+        (
+            re.compile(r"^a (white|black) man cannot stand on (\d+): it would have been crowned$"),
+            "een {0} schijf kan niet op {1} staan: die zou gekroond zijn",
+        ),
+        (re.compile(r"^empty FEN$"), "lege FEN"),
+        (re.compile(r"^the side to move is unknown \('\?'\)$"), "onbekend wie aan zet is ('?')"),
         (
             re.compile(r"^no problem here: .*$"),
             'hier staat geen probleem: een PDN-probleem heeft [SetUp "1"] en een tag [FEN "..."] '
@@ -90,6 +121,7 @@ MESSAGES: Final[dict[str, list[tuple[re.Pattern[str], str]]]] = {
         (re.compile(r"^a tag is \[Name \"value\"\]$"), 'een tag is [Naam "waarde"]'),
     ],
     "fy": [
+        (re.compile(r"^unexpected (.+) in FEN$"), "ûnferwachte {0} yn de FEN"),
         (re.compile(r"^unexpected (.+?): (.+)$"), "ûnferwachte {0}: {1}"),
         (re.compile(r"^unexpected (.+)$"), "ûnferwachte {0}"),
         (
@@ -101,6 +133,22 @@ MESSAGES: Final[dict[str, list[tuple[re.Pattern[str], str]]]] = {
             "fjild {0} bestiet net yn set {1}",
         ),
         (re.compile(r"^the file ends inside a game$"), "de tekst hâldt midden yn in partij op"),
+        (re.compile(r"^square (\S+) does not exist(.*)$"), "fjild {0} bestiet net{1}"),
+        (re.compile(r"^square (\d+) is occupied twice$"), "fjild {0} is twa kear beset"),
+        (
+            re.compile(r"^white man on (\d+), its own promotion row \(1-5\)$"),
+            "wite skiif op {0}, syn eigen promoasjerige (1-5)",
+        ),
+        (
+            re.compile(r"^black man on (\d+), its own promotion row \(46-50\)$"),
+            "swarte skiif op {0}, syn eigen promoasjerige (46-50)",
+        ),
+        (
+            re.compile(r"^a (white|black) man cannot stand on (\d+): it would have been crowned$"),
+            "in {0} skiif kin net op {1} stean: dy soe kroane wêze",
+        ),
+        (re.compile(r"^empty FEN$"), "lege FEN"),
+        (re.compile(r"^the side to move is unknown \('\?'\)$"), "ûnbekend wa't oan set is ('?')"),
         (
             re.compile(r"^no problem here: .*$"),
             'hjir stiet gjin probleem: in PDN-probleem hat [SetUp "1"] en in tag [FEN "..."] '
@@ -116,6 +164,10 @@ MESSAGES: Final[dict[str, list[tuple[re.Pattern[str], str]]]] = {
 }
 
 
+KING_OR_MAN: Final = {
+    "nl": "een dam {king} of een schijf buiten {rows}",
+    "fy": "in dam {king} of in skiif bûten {rows}",
+}
 LEGAL_MOVES: Final = "one of the legal moves: "
 """How ``resolve.py`` lists what an illegal move could have been."""
 LEGAL_MOVES_SAID: Final = {
@@ -140,13 +192,24 @@ def message(text: str, lang: str) -> str:
 
 def expected(text: str, lang: str) -> str:
     """The list of what the reader expected, each name in ``lang``."""
+    if lang not in MESSAGES:
+        return text  # English: as the reader wrote it
     words = WORDS.get(lang, {})
     if text in words:
         return words[text]
     if text.startswith(LEGAL_MOVES) and lang in LEGAL_MOVES_SAID:
         return LEGAL_MOVES_SAID[lang] + text[len(LEGAL_MOVES) :]
-    head, _, last = text.rpartition(", or ")
-    names = [*head.split(", "), last] if head else text.split(", ")
+    if text.startswith("a king (K") and " or a man off " in text:  # fen.py, a man on its row
+        king, _, rows = text.partition(" or a man off ")
+        said = KING_OR_MAN.get(lang)
+        return said.format(king=king[len("a king ") :], rows=rows) if said else text
+    # the names that hold commas or "or" themselves are set aside before the list is split
+    kept = sorted((name for name in words if " " in name and name in text), key=len, reverse=True)
+    for index, name in enumerate(kept):
+        text = text.replace(name, f"\x00{index}\x00")
+    names = [n for part in text.split(", ") for n in part.removeprefix("or ").split(" or ")]
+    for index, name in enumerate(kept):
+        names = [n.replace(f"\x00{index}\x00", name) for n in names]
     shown = [words.get(name, name) for name in names]
     if len(shown) < 2:
         return shown[0]
