@@ -57,20 +57,8 @@ def main() -> int:
             tables = checker_tables(variant)
             folder = default_cache_dir() / "site-benchmark" / f"{variant.name}-page-{page}"
             manifest = remote.publish(tables, folder, pieces=SITE_TABLE_PIECES[variant.name])
-            requests: list[int] = []
-
-            def fetch(
-                name: str,
-                start: int,
-                end: int,
-                folder: Path = folder,
-                requests: list[int] = requests,
-            ) -> bytes:
-                requests.append(end - start)
-                with (folder / name).open("rb") as stream:
-                    stream.seek(start)
-                    return stream.read(end - start)
-
+            requests: list[tuple[str, int, int]] = []
+            fetch = remote.folder_fetch(folder, requests)
             site = remote.site_checker_tables(variant, manifest, fetch)
             site.host = WasmtimeHost(program, site)
             judge = Judge(variant, tables=site, prover=site.prover())
@@ -82,7 +70,7 @@ def main() -> int:
             print(
                 f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} "
                 f"{judgement.grade:21} "
-                f"{len(requests):6} requests {sum(requests) / 1e6:8.2f} MB "
+                f"{len(requests):6} requests {sum(e - s for _, s, e in requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,
             )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from rulebook_build.browser import check, load, moves, pdn
+from rulebook_build.checker.tables.remote import folder_fetch
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.notation.pdn import read_pdn
 
@@ -114,17 +114,6 @@ def published(folder: Path, pieces: int = 3) -> str:
     return (folder / "tables-international.json").read_text(encoding="utf-8")
 
 
-def file_fetch(folder: Path, fetched: list[tuple[str, int, int]] | None = None) -> Any:
-    def fetch(name: str, start: int, end: int) -> bytes:
-        if fetched is not None:
-            fetched.append((name, start, end))
-        with (folder / name).open("rb") as stream:
-            stream.seek(start)
-            return stream.read(end - start)
-
-    return fetch
-
-
 def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
     """The page opens the tables the site publishes and fetches only the blocks a search
     touches; what it judges is what the command line judges with the same tables."""
@@ -132,7 +121,7 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
 
     fetched: list[tuple[str, int, int]] = []
     said = json.loads(
-        browser.open_tables("international", published(tmp_path), file_fetch(tmp_path, fetched))
+        browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path, fetched))
     )
     assert said["pieces"] == 3 and said["classes"] > 10 and said["compiled"] is False
     try:
@@ -151,7 +140,7 @@ def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -
     from rulebook_build import browser
     from rulebook_build.checker.tables.remote import ENTRY, PAGE
 
-    browser.open_tables("international", published(tmp_path), file_fetch(tmp_path))
+    browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path))
     try:
         tables = browser._OPEN["international"]
         material = (1, 1, 0, 1)  # one man and a king against a king
@@ -173,10 +162,10 @@ def test_tables_of_other_rules_or_a_changed_manifest_are_refused(tmp_path: Path)
     manifest = json.loads(published(tmp_path))
     manifest["rules"] = "0" * 16
     said = json.loads(
-        browser.open_tables("international", json.dumps(manifest), file_fetch(tmp_path))
+        browser.open_tables("international", json.dumps(manifest), folder_fetch(tmp_path))
     )
     assert "other rules" in said["error"] and "international" not in browser._OPEN
-    assert "error" in json.loads(browser.open_tables("international", "{", file_fetch(tmp_path)))
+    assert "error" in json.loads(browser.open_tables("international", "{", folder_fetch(tmp_path)))
 
 
 def test_an_illegal_move_is_named_by_its_move_number_in_the_page_language() -> None:

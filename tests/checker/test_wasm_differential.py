@@ -23,8 +23,8 @@ from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.tables.endgame import default_cache_dir
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.checker.tables.remote import (
-    Fetch,
     SiteCheckerTables,
+    folder_fetch,
     publish,
     site_checker_tables,
 )
@@ -40,15 +40,6 @@ pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler
 
 PIECES = 3
 """The published tables: every class of up to 3 pieces (packed in a few seconds)."""
-
-
-def local_fetch(folder: Path) -> Fetch:
-    def fetch(name: str, start: int, end: int) -> bytes:
-        with (folder / name).open("rb") as stream:
-            stream.seek(start)
-            return stream.read(end - start)
-
-    return fetch
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +63,7 @@ def published(variant: Variant, folder: Path, program: Path) -> Published:
     tables: CheckerTables = checker_tables(variant)
     tables.prepare_missing()
     manifest = publish(tables, folder, pieces=PIECES)
-    site = site_checker_tables(variant, manifest, local_fetch(folder))
+    site = site_checker_tables(variant, manifest, folder_fetch(folder))
     host = WasmtimeHost(program, site)
     site.host = host
     hosted = site.prover()

@@ -63,6 +63,20 @@ Fetch = Callable[[str, int, int], bytes]
 the variant's table folder."""
 
 
+def folder_fetch(folder: Path, seen: list[tuple[str, int, int]] | None = None) -> Fetch:
+    """A fetch that reads the published files in ``folder`` (the tests' and benchmarks'; the
+    page's worker makes Range requests), noting each request in ``seen``."""
+
+    def fetch(name: str, start: int, end: int) -> bytes:
+        if seen is not None:
+            seen.append((name, start, end))
+        with (folder / name).open("rb") as stream:
+            stream.seek(start)
+            return stream.read(end - start)
+
+    return fetch
+
+
 def site_files(table: compact.CompactTable) -> tuple[bytes, bytes]:
     """The ``.blocks`` and ``.pages`` of a compact table (whose checksum was verified when it
     opened)."""
