@@ -193,3 +193,16 @@ def test_a_pasted_fen_gets_its_messages_in_the_page_language() -> None:
     assert said.endswith("ferwachte: in fjildnûmer 1-50")
     # the two translations cover the same messages
     assert [p.pattern for p, _ in MESSAGES["nl"]] == [p.pattern for p, _ in MESSAGES["fy"]]
+
+
+def test_publishing_again_keeps_what_is_right_and_removes_what_is_stale(tmp_path: Path) -> None:
+    published(tmp_path)
+    pages = tmp_path / "m1k0-m0k1.pages"
+    written = pages.stat().st_mtime_ns
+    (tmp_path / "m1k0-m0k1.sums").write_bytes(b"an older layout")
+    (tmp_path / "m3k0-m1k0.blocks").write_bytes(b"a class not published now")
+    published(tmp_path)
+    assert pages.stat().st_mtime_ns == written  # right already: not written again
+    assert not (tmp_path / "m1k0-m0k1.sums").exists()
+    assert not (tmp_path / "m3k0-m1k0.blocks").exists()
+    assert (tmp_path / "tables-international.json").is_file()

@@ -131,7 +131,7 @@ def publish(
     to ``pieces`` pieces, and ``tables-<variant>.json``; returns the manifest.  A class is read
     from its compact file in the cache, or packed into ``folder`` from its built tables first;
     each compact file is verified against its checksum before its blocks are published.  Files
-    already right are not written again."""
+    already right are not written again; files of other classes or layouts are removed."""
     folder.mkdir(parents=True, exist_ok=True)
     published: dict[Material, tuple[int, bytes, bytes]] = {}
     for material in tables.classes():
@@ -164,6 +164,15 @@ def publish(
     target = folder / f"tables-{tables.variant.name}.json"
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
         tablefile.write_whole(target, [text.encode()])
+    # files of classes no longer published, or of an older layout, would only take the disk
+    kept = {target.name} | {
+        f"{material_name(m)}{suffix}"
+        for m in published
+        for suffix in (BLOCKS, PAGES, compact.SUFFIX)
+    }
+    for path in folder.iterdir():
+        if path.is_file() and path.name not in kept and not path.name.endswith(".tmp"):
+            path.unlink(missing_ok=True)
     return said
 
 
