@@ -88,6 +88,13 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--first", type=int)
     parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="milliseconds each request waits (Chromium's network emulation), as over the "
+        "Internet; the loopback address has none",
+    )
+    parser.add_argument(
         "--host",
         help="the address of a static server already serving the built site (for example "
         "nginx: a real host answers Range requests faster than this script's own server)",
@@ -117,6 +124,11 @@ def main() -> int:
             args=["--headless", "--no-sandbox", "--disable-background-networking"],
         )
         page = browser.new_page()
+        if args.latency:  # every request of the page and its worker waits this long
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            conditions = {"latency": args.latency, "downloadThroughput": -1}
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, **conditions})
         transferred: list[int] = []
         page.on("requestfinished", lambda r: transferred.append(r.sizes()["responseBodySize"]))
         started = time.perf_counter()
