@@ -20,8 +20,8 @@ reads is checked: the manifest by the page, a class's page list by the manifest,
 entries by that list, a block by its entry, and the codes a block unpacks to by their count.
 
 A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
-check costs requests rather than bytes: a page of 16 blocks is one request of some 10 KB, and a
-class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
+check costs requests rather than bytes: a request brings four pages of 16 blocks, some 40 KB,
+and a class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
 
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
 page's: a synchronous Range request in its worker; the tests': a file), and
@@ -176,22 +176,13 @@ def publish(
     return said
 
 
-SPANS: Final = ((32, 1), (None, 4))
-"""How many pages a request of a class brings, by the requests the class has made: one page
-for the first 32, then four.  A search that keeps coming back to a class touches much of it
-(PWCP-2's A1: 827 of the 1,700 pages of 1m1k-2m1k, 463 of the 748 of 2m0k-2m1k), and a request
-costs a round trip whatever it brings: some milliseconds in the page's worker on the loopback
-address, tens of them over the Internet.  A1 made 5,964 requests (64.7 MB) a page at a time,
-3,674 (112 MB) so, 2,623 (161 MB) with sixteen pages after 64 requests
-(``benchmarks/results/site-tables.txt``): fewer round trips for more bytes, this the middle."""
-
-
-def span(requests: int) -> int:
-    """The pages a class's next request brings, after ``requests`` of its own."""
-    for below, pages in SPANS:
-        if below is None or requests < below:
-            return pages
-    return 1
+PAGES_A_REQUEST: Final = 4
+"""Pages a request brings (64 blocks, some 40 KB of 5-piece tables): the page's neighbours,
+which a search that keeps coming back to a class mostly touches too (PWCP-2's A1: 827 of the
+1,700 pages of 1m1k-2m1k, 463 of the 748 of 2m0k-2m1k), while a request costs a round trip
+whatever it brings: some milliseconds in the page's worker on the loopback address, tens of
+them over the Internet.  A4 needs 2,168 requests (90 MB) so, 5,046 (54 MB) a page at a time,
+858 (134 MB) sixteen at a time (``benchmarks/results/site-tables.txt``)."""
 
 
 class RemoteCompactTable:
@@ -212,7 +203,6 @@ class RemoteCompactTable:
         self._streams: dict[int, tuple[bytes, bytes]] = {}
         """Streams fetched with their page, not yet used: each with its SHA-256."""
         self._fetched: set[int] = set()
-        self._requests = 0
         if self.blocks != -(-self.size // compact.BLOCK) or page < 1:
             raise tablefile.DamagedTable(f"{name}: the manifest's counts do not agree")
 
@@ -253,15 +243,14 @@ class RemoteCompactTable:
         return found
 
     def _fetch_span(self, page: int, pages: int) -> None:
-        """Fetch ``page`` in one request with the pages around it that :func:`span` gives for
-        the requests this class has made so far (pages lie one after another in ``.blocks``)."""
-        width = span(self._requests)
+        """Fetch ``page`` in one request with the pages of its group of :data:`PAGES_A_REQUEST`
+        (pages lie one after another in ``.blocks``)."""
+        width = PAGES_A_REQUEST
         first = page - page % width
         last = min(first + width, pages) - 1
         start, _, _ = PAGE_ENTRY.unpack_from(self._page_list(), first * PAGE_ENTRY.size)
         end, length, _ = PAGE_ENTRY.unpack_from(self._page_list(), last * PAGE_ENTRY.size)
         data = self._fetch(self.name + BLOCKS, start, end + length)
-        self._requests += 1
         for number in range(first, last + 1):
             if number not in self._fetched:
                 self._take(number, data, start)
