@@ -25,10 +25,9 @@ from rulebook_build.checker import wasm  # noqa: E402
 from rulebook_build.checker.judge import Judge  # noqa: E402
 from rulebook_build.checker.tables import remote  # noqa: E402
 from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
-from rulebook_build.checker.tables.kinds import checker_tables  # noqa: E402
+from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
 from rulebook_build.notation.replay import game_variant, start_position  # noqa: E402
-from rulebook_build.site.checker_page import SITE_TABLE_PIECES  # noqa: E402
 from tests.checker.wasm_host import WasmtimeHost  # noqa: E402
 
 
@@ -56,7 +55,7 @@ def main() -> int:
             assert variant is not None
             tables = checker_tables(variant)
             folder = default_cache_dir() / "site-benchmark" / f"{variant.name}-page-{page}"
-            manifest = remote.publish(tables, folder, pieces=SITE_TABLE_PIECES[variant.name])
+            manifest = remote.publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant.name])
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
             site = remote.site_checker_tables(variant, manifest, fetch)

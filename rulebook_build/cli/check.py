@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Final
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker.judge import CRITERIA, Judge, Judgement, problem_digest
 from rulebook_build.checker.native import machine_cores
+from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
@@ -206,10 +207,6 @@ def _build_five(variant: Variant) -> None:
             flush=True,
         )
 
-
-DEFAULT_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
-"""The tables check builds itself without ``--table-pieces``: the Frisian 5-piece classes take
-hours (their art. 17 runs multiply the positions), too long for a first run by default."""
 
 FIVE_PIECE_COST: Final = {
     "international": "about 9 minutes on 2 cores, 0.3 GB kept",

@@ -108,7 +108,6 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "still_open": "nog open (tijdslimiet): {criteria}",
         "empty_board": "Zet eerst stukken op het bord: wit en zwart hebben er elk minstens "
         "één nodig.",
-        "move_number": "zet {number}",
         "stage_key": "A: sleutelzet {move} wordt onderzocht",
         "stage_walk": "C: de oplossingsboom wordt doorlopen",
         "stage_men": "D: elke schijf wordt weggenomen",
@@ -167,7 +166,6 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "same_command": "The same check on the command line:",
         "still_open": "still open (time limit): {criteria}",
         "empty_board": "Put pieces on the board first: White and Black need at least one each.",
-        "move_number": "move {number}",
         "stage_key": "A: searching key {move}",
         "stage_walk": "C: walking the solution tree",
         "stage_men": "D: removing each man",
@@ -228,7 +226,6 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "still_open": "noch iepen (tiidslimyt): {criteria}",
         "empty_board": "Set earst stikken op it boerd: wyt en swart hawwe elk op syn minst "
         "ien nedich.",
-        "move_number": "set {number}",
         "stage_key": "A: kaaiset {move} wurdt ûndersocht",
         "stage_walk": "C: de oplossingsbeam wurdt trochrûn",
         "stage_men": "D: elke skiif wurdt weinommen",
@@ -289,26 +286,25 @@ def python_bundle() -> bytes:
     return buffer.getvalue()
 
 
-SITE_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
-"""The tables the page uses: those ``rulebook check`` uses by default (``cli/check.py``
-``DEFAULT_TABLE_PIECES``), as far as the cache has them (``rulebook tables --pieces 5 --pack``
-builds the International 5-piece classes); the classes of up to 4 pieces are built here."""
 TABLES_DEST: Final = "assets/rulebook/tables/{variant}"
 WASM_DEST: Final = "assets/rulebook/prover.wasm"
 
 
 def published_tables(variant_name: str) -> tuple[Path, dict[str, Any]]:
     """The folder with the tables the site publishes for a variant and their manifest
-    (``checker/tables/remote.py``): kept beside the table cache, under the rules' fingerprint,
-    so that every build on this machine shares them; made again only where a file changed."""
-    from rulebook_build.checker.tables.kinds import checker_tables
+    (``checker/tables/remote.py``): those ``rulebook check`` uses by default
+    (``DEFAULT_TABLE_PIECES``), as far as the cache has them (``rulebook tables --pieces 5
+    --pack`` builds the International 5-piece classes; those of up to 4 pieces are built here).
+    Kept beside the table cache, under the rules' fingerprint, so that every build on this
+    machine shares them; made again only where a file changed."""
+    from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables
     from rulebook_build.checker.tables.remote import publish
     from rulebook_build.rules import find_variant
 
     tables = checker_tables(find_variant(variant_name))
     tables.prepare_missing()
     folder = tables.pure.cache_dir / "site" / tables.pure.compact_folder().name
-    return folder, publish(tables, folder, pieces=SITE_TABLE_PIECES[variant_name])
+    return folder, publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant_name])
 
 
 def manifest_digest(folder: Path, variant_name: str) -> str:

@@ -29,6 +29,10 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.rules.movegen import State
 from rulebook_build.rules.variants import Variant, find_variant
 
+DEFAULT_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
+"""The tables ``rulebook check`` builds itself without ``--table-pieces``, and the check page
+uses: the Frisian 5-piece classes take hours (their art. 17 runs multiply the positions), too
+long for a first run by default."""
 CACHED_PIECES: Final = 5
 """The checker uses classes of up to this many pieces when ``rulebook tables`` has built them."""
 CACHED_RULES_PIECES: Final = 6
