@@ -84,9 +84,8 @@ def open_tables(
     except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
         return json.dumps({"error": str(error)})
     _OPEN[variant] = tables
-    pieces = max((sum(material) for material in tables.remote), default=0)
     return json.dumps(
-        {"classes": len(tables.remote), "pieces": pieces, "compiled": host is not None}
+        {"classes": len(tables.remote), "pieces": tables.pieces, "compiled": host is not None}
     )
 
 
@@ -125,26 +124,27 @@ MOVE_WORDS: Final = {"nl": "zet", "en": "move", "fy": "set"}
 
 def _located(error: RulebookError, text: str, lang: str) -> dict[str, Any]:
     """An error of the PDN the page wrote from its fields, with the text the page shows."""
-    found = _error(error)
-    at = _move_place(error.line, error.column, text, lang)
-    found["text"] = shown(error, lang, place=at) if at else shown(error, lang)
-    return found
+    return {**_error(error), "text": shown(error, lang, place=_move_place(error, text, lang))}
 
 
 _PLACE: Final = re.compile(r"^<problem>:(\d+):(\d+): (.*)$", re.DOTALL)
 
 
-def _move_place(line: int | None, column: int | None, text: str, lang: str) -> str | None:
-    """Where a line and column of that PDN lie in the solution, by move number ("move 4"):
-    the reader never saw that PDN's lines and columns.  None outside the solution (the last
-    line, ``_pdn_text``)."""
+def _move_word(moves_before: str, black_first: bool, lang: str) -> str:
+    """ "move 4": the number of the move after the moves of ``moves_before``."""
+    plies = len(MOVE.findall(_main_line(moves_before)))
+    return f"{MOVE_WORDS.get(lang, MOVE_WORDS['en'])} {(plies + black_first) // 2 + 1}"
+
+
+def _move_place(error: RulebookError, text: str, lang: str) -> str | None:
+    """Where an error of the PDN the page wrote (``_pdn_text``) lies in its solution, by move
+    number: the reader never saw that PDN's lines and columns.  None outside the solution
+    (the file's last line)."""
     lines = text.split("\n")
-    if line is None or column is None or line != len(lines) - 1:
+    if error.line is None or error.column is None or error.line != len(lines) - 1:
         return None
-    plies = len(MOVE.findall(_main_line(lines[line - 1][: column - 1])))
-    black_first = '[FEN "B:' in text
-    word = MOVE_WORDS.get(lang, MOVE_WORDS["en"])
-    return f"{word} {(plies + black_first) // 2 + 1}"
+    moves = lines[error.line - 1][: error.column - 1]
+    return _move_word(moves, '[FEN "B:' in text, lang)
 
 
 def _pasted_place(text: str, error: RulebookError, black_first: bool, lang: str) -> str | None:
@@ -157,9 +157,8 @@ def _pasted_place(text: str, error: RulebookError, black_first: bool, lang: str)
     tags_end = before.rfind("]")
     if tags_end < 0 or "[" in before[tags_end:]:
         return None
-    plies = len(MOVE.findall(_main_line(before[tags_end + 1 :])))
-    word = MOVE_WORDS.get(lang, MOVE_WORDS["en"])
-    return f"{word} {(plies + black_first) // 2 + 1} ({error.line}:{error.column})"
+    at = _move_word(before[tags_end + 1 :], black_first, lang)
+    return f"{at} ({error.line}:{error.column})"
 
 
 def _solution_error(error: str | None, text: str, lang: str) -> str | None:
@@ -168,7 +167,8 @@ def _solution_error(error: str | None, text: str, lang: str) -> str | None:
     match = _PLACE.match(error or "")
     if match is None:
         return error
-    at = _move_place(int(match.group(1)), int(match.group(2)), text, lang)
+    place = RulebookError(match.group(3), line=int(match.group(1)), column=int(match.group(2)))
+    at = _move_place(place, text, lang)
     said = notation_message(match.group(3), lang)
     return f"{at}: {said}" if at else said
 
@@ -412,11 +412,10 @@ def check(
         rows.append(
             {"name": name, "status": criterion.status, "detail": detail or criterion.detail}
         )
-    pieces = max((sum(material) for material in tables.remote), default=0) if tables else 0
     record["report"] = {
         "rows": rows,
         "nodes": judge.nodes(),
-        "tables": pieces,
+        "tables": tables.pieces if tables else 0,
         "compiled": isinstance(prover, wasm.HostedProver),
         "command": command_line(float(seconds)),
         "solution_error": _solution_error(judgement.solution.error, text, lang),

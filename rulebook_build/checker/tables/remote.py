@@ -35,7 +35,7 @@ import hashlib
 import json
 import struct
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -94,20 +94,26 @@ def site_files(table: compact.CompactTable) -> tuple[bytes, bytes]:
     return bytes(blocks), bytes(pages)
 
 
+def fingerprints(tables: EndgameTables) -> tuple[object, object]:
+    """The rules fingerprints of the two kinds, as a compact file's header gives them."""
+    fields = tables.compact_fields((1, 0, 1, 0))  # the same for every class
+    return fields["pure"], fields["rules"]
+
+
 def manifest(
     tables: CheckerTables, classes: dict[Material, tuple[int, bytes, bytes]]
 ) -> dict[str, Any]:
     """What ``tables-<variant>.json`` says: the rules the tables were built for and each class
     (``classes``: its size in slots, its ``.blocks`` and its ``.pages``)."""
-    fields = tables.pure.compact_fields((1, 0, 1, 0))
+    pure, rules = fingerprints(tables.pure)
     return {
         "format": FORMAT,
         "variant": tables.variant.name,
         "compact": compact.FORMAT,
-        "pure": fields["pure"],
-        "rules": fields["rules"],
+        "pure": pure,
+        "rules": rules,
         "page": PAGE,
-        "pieces": max((sum(material) for material in classes), default=0),
+        "pieces": most_pieces(classes),
         "classes": {
             material_name(material): {
                 "size": size,
@@ -283,6 +289,11 @@ class RemoteCompactTable:
             yield from self.block(number)
 
 
+def most_pieces(classes: Iterable[Material]) -> int:
+    """The most pieces of the classes (0 for none)."""
+    return max((sum(material) for material in classes), default=0)
+
+
 class SiteTables(EndgameTables):
     """One kind of the tables a site publishes: every class of its manifest, read by
     :class:`RemoteCompactTable`; nothing is built, nothing is written."""
@@ -293,7 +304,7 @@ class SiteTables(EndgameTables):
         semantics: Semantics,
         remote: dict[Material, RemoteCompactTable],
     ) -> None:
-        pieces = max((sum(material) for material in remote), default=2)
+        pieces = most_pieces(remote) or 2  # an empty site: any bound, nothing is covered
         super().__init__(
             variant,
             max_pieces=pieces,
@@ -337,6 +348,8 @@ class SiteCheckerTables(CheckerTables):
         super().__init__(SiteTables(variant, "pure", remote), SiteTables(variant, "rules", remote))
         self.remote = remote
         self.host = host
+        self.pieces = most_pieces(remote)
+        """The most pieces of a class the site publishes (0: none)."""
 
     def prover(self) -> wasm.HostedProver | None:
         if self.host is None:
@@ -367,9 +380,12 @@ def site_checker_tables(
 ) -> SiteCheckerTables:
     """The tables of a site's manifest for ``variant`` (checked by the caller against the
     digest the page carries); refuses a manifest of other rules or another format."""
-    probe = EndgameTables(variant, builder="python")
-    fields = probe.compact_fields((1, 0, 1, 0))
-    expected = (FORMAT, variant.name, compact.FORMAT, fields["pure"], fields["rules"])
+    expected = (
+        FORMAT,
+        variant.name,
+        compact.FORMAT,
+        *fingerprints(EndgameTables(variant, builder="python")),
+    )
     found = tuple(manifest_data.get(k) for k in ("format", "variant", "compact", "pure", "rules"))
     if found != expected:
         raise tablefile.DamagedTable(
