@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from rulebook_build import __version__
 from rulebook_build.errors import RulebookError
 
 # command name -> (module, one-line help)
@@ -44,6 +45,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="rulebook",
         description="Draughts rulebooks, notation and problems (International and Frisian).",
     )
+    parser.add_argument("--version", action="version", version=f"rulebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (_module, help_text) in COMMANDS.items():

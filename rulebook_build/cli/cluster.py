@@ -25,8 +25,12 @@ def connect(stack: contextlib.ExitStack, address: str) -> Client:
     package is missing or no scheduler answers."""
     try:
         from distributed import Client
-    except ImportError as error:  # an installation without it
-        raise RulebookError(f"--cluster needs the 'distributed' package: {error}") from None
+    except ImportError:  # a plain installation: Dask is the optional extra 'cluster'
+        raise RulebookError(
+            "--cluster needs Dask's 'distributed' package, which a plain installation leaves "
+            "out; add it with: pip install 'rulebook_build[cluster]' (from a clone of the "
+            "project: pip install -e '.[cluster]')"
+        ) from None
     try:
         client: Client = stack.enter_context(Client(address, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
         return client

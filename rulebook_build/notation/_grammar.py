@@ -1,8 +1,9 @@
 """Loading the Lark grammars of ``grammar/`` and turning Lark's errors into ours.
 
 Only the notation layer imports :mod:`lark`; no Lark exception leaves this package.
-Grammars live in the top-level ``grammar/`` folder of the project and are compiled once
-per process (LALR, contextual lexer), on first use.
+Grammars live in the top-level ``grammar/`` folder of the project, their one source; a wheel
+carries them as ``rulebook_build/grammar/`` (``pyproject.toml`` maps that folder there). They
+are compiled once per process (LALR, contextual lexer), on first use.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ from pathlib import Path
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammar"
+
+def _grammar_dir() -> Path:
+    """Where the ``.lark`` files are: inside the package when installed from a wheel, the
+    project's ``grammar/`` folder when run from the source tree (or an editable install)."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "grammar"
+    return installed if (installed / "pdn.lark").is_file() else package.parent / "grammar"
+
+
+GRAMMAR_DIR = _grammar_dir()
 
 
 @cache

@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from rulebook_build.notation._grammar import GRAMMAR_DIR
+
 RENDERER_VERSION: Final = "1"
 """Bump when the output changes in a way the fingerprint below cannot see."""
 
@@ -27,8 +29,7 @@ def renderer_fingerprint() -> str:
         for path in sorted((package / folder).glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
-    grammar = package.parent / "grammar"
-    for path in sorted(grammar.glob("*.lark")):
+    for path in sorted(GRAMMAR_DIR.glob("*.lark")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

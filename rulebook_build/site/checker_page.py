@@ -24,6 +24,7 @@ import jinja2
 
 import rulebook_build
 from rulebook_build.browser import DEFAULT_SECONDS
+from rulebook_build.notation._grammar import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 
 PYODIDE_FILES: Final = (
@@ -268,8 +269,7 @@ def python_bundle() -> bytes:
         for p in sorted(native.iterdir())
         if p.suffix in (".c", ".h")
     ]
-    grammar = package.parent / "grammar"
-    files += [(f"grammar/{p.name}", p) for p in sorted(grammar.glob("*.lark"))]
+    files += [(f"grammar/{p.name}", p) for p in sorted(GRAMMAR_DIR.glob("*.lark"))]
     for module in (lark, platformdirs):  # pure Python, needed by the notation and tables
         folder = Path(module.__file__ or "").resolve().parent
         files += [
