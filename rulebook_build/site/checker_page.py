@@ -14,6 +14,7 @@ instead of offering a checker that cannot start.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import json
 import zipfile
@@ -253,11 +254,7 @@ def python_bundle() -> bytes:
     """A zip of the Python the browser runs: the package's parts in :data:`BUNDLE_PARTS`, the
     grammars, and Lark (pure Python), laid out as on disk so imports and grammar paths hold.
     Entries are sorted and dated 1980 so the same sources give the same bytes."""
-    import lark
-
     package = Path(rulebook_build.__file__).resolve().parent
-    import platformdirs
-
     files: list[tuple[str, Path]] = []
     for part in BUNDLE_PARTS:
         path = package / part
@@ -270,8 +267,12 @@ def python_bundle() -> bytes:
         if p.suffix in (".c", ".h")
     ]
     files += [(f"grammar/{p.name}", p) for p in sorted(GRAMMAR_DIR.glob("*.lark"))]
-    for module in (lark, platformdirs):  # pure Python, needed by the notation and tables
-        folder = Path(module.__file__ or "").resolve().parent
+    # pure Python, needed by the notation and tables; found, not imported (only the notation
+    # layer imports Lark)
+    for name in ("lark", "platformdirs"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None, name  # both are dependencies
+        folder = Path(spec.origin).resolve().parent
         files += [
             (f"{folder.name}/{p.relative_to(folder).as_posix()}", p)
             for p in sorted(folder.rglob("*"))

@@ -1,0 +1,99 @@
+"""The layers of guides/design.md: every import of the package points down, never up or across.
+
+Each module is read with :mod:`ast` (imports inside functions and ``TYPE_CHECKING`` blocks
+count too, since they tie the rooms together as much as the others), and each import of
+another room must go to a room of a lower rank.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rulebook_build"
+
+RANK = {
+    # shared by every layer: the package's version, its errors and its cache folder
+    "__init__": 0,
+    "errors": 0,
+    "cachedir": 0,
+    "rules": 1,
+    "notation": 2,
+    "render": 3,
+    "checker": 3,
+    "browser": 4,
+    "site": 5,
+    "cli": 6,
+}
+
+ONLY_IN = {"lark": "notation", "mkdocs": "site", "markdown": "site", "distributed": "cli"}
+"""Outside packages that only one room may import."""
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports(text: str) -> list[tuple[int, str]]:
+    """Line and name of every absolute import in a module's text."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "rulebook_build":  # from rulebook_build import errors
+                found += [(node.lineno, f"rulebook_build.{a.name}") for a in node.names]
+            else:
+                found.append((node.lineno, node.module))
+    return found
+
+
+def violations(relative: Path, text: str) -> list[str]:
+    """What is wrong with the imports of the module at ``relative`` (to the project)."""
+    source = room_of(".".join(relative.with_suffix("").parts))
+    wrong: list[str] = []
+    for line, name in imports(text):
+        top = name.split(".")[0]
+        if top == "rulebook_build":
+            target = room_of(name)
+            if target not in RANK:  # `from rulebook_build import __version__` and the like
+                target = "__init__"
+            if target != source and RANK[target] >= RANK[source]:
+                wrong.append(f"{relative}:{line}: {source} imports {target} ({name})")
+        elif top in ONLY_IN and ONLY_IN[top] != source:
+            wrong.append(f"{relative}:{line}: only {ONLY_IN[top]} may import {top}")
+    return wrong
+
+
+def test_every_room_has_a_rank() -> None:
+    rooms = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()
+    }
+    assert rooms == set(RANK)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_imports_point_down(path: Path) -> None:
+    assert violations(path.relative_to(PACKAGE.parent), path.read_text(encoding="utf-8")) == []
+
+
+def test_an_upward_import_is_caught() -> None:
+    """The check itself: a rules module that imports the checker inside a function, a render
+    module that imports the checker beside it, and a site module that imports Lark."""
+    upward = "def f():\n    from rulebook_build.checker import judge\n"
+    assert violations(Path("rulebook_build/rules/x.py"), upward) == [
+        "rulebook_build/rules/x.py:2: rules imports checker (rulebook_build.checker)"
+    ]
+    across = "from rulebook_build.checker.grade import Grade\n"
+    assert violations(Path("rulebook_build/render/x.py"), across) == [
+        "rulebook_build/render/x.py:1: render imports checker (rulebook_build.checker.grade)"
+    ]
+    assert violations(Path("rulebook_build/site/x.py"), "import lark.lexer\n") == [
+        "rulebook_build/site/x.py:1: only notation may import lark"
+    ]
+    assert violations(Path("rulebook_build/cli/x.py"), upward) == []
