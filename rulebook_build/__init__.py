@@ -1,3 +1,3 @@
 """rulebook_build: draughts rules engine, notation, problem checker and website builder."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
