@@ -29,7 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("rulebook_build.cli.perft", "count the move tree of a position to a depth"),
     "pdn": ("rulebook_build.cli.pdn", "read PDN files, replay their games, report errors"),
     "check": ("rulebook_build.cli.check", "judge draughts problems (Problemistenwedstrijd)"),
-    "tables": ("rulebook_build.cli.tables", "build the checker's endgame tables (4 pieces)"),
+    "tables": (
+        "rulebook_build.cli.tables",
+        "build, verify, export and install the checker's endgame tables",
+    ),
     "build": ("rulebook_build.cli.build", "build the website, every language, strictly"),
     "diagram": ("rulebook_build.cli.diagram", "export a board diagram as SVG, PNG or GIF"),
 }

@@ -212,7 +212,7 @@ FIVE_PIECE_COST: Final = {
     "international": "about 9 minutes on 2 cores, 0.3 GB kept",
     "frisian": "about 2.6 hours on 2 cores and 60 GB of disk while it builds, 1.2 GB kept",
 }
-"""What 'rulebook tables --pieces 5 --pack' costs (README, "Frisian 5-piece tables")."""
+"""What 'rulebook tables --pieces 5 --pack' costs (figures in benchmarks/README.md)."""
 
 
 FIVE_PIECE_CLASSES: Final = frozenset(

@@ -5,7 +5,7 @@
                      [--lang nl|en|fy] [--format svg|png|gif] [--size PIXELS] [--out FILE]
 
 POSITION is a FEN (PDN 3.0), ``start`` or ``empty``.  The options mean what the keys of a
-```` ```draughts ```` block mean (CONTRIBUTING.md), and are read by the same parser, so the
+```` ```draughts ```` block mean (guides/webmasters.md), and are read by the same parser, so the
 moves are checked by the rules engine.  SVG and PNG show the position after the moves with
 the last move marked; the GIF plays the moves, captures leg by leg.
 

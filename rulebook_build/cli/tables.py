@@ -4,56 +4,57 @@
                     [--list] [--verify] [--prune] [--export DIR] [--install DIR]
                     [--cache-dir DIR]
 
-``rulebook check`` builds tables by itself on first use: every class of up to 4 pieces with
-the compiled builder (``checker/native.py``, about 20 s for International, 2 minutes for
-Frisian; it needs a C compiler), else up to 3 pieces in Python, and, unless it is given
-``--table-pieces 4``, the International 5-piece classes by running this command with
-``--pieces 5 --pack``.  Larger classes are built only by this command, into the cache
-(``endgame/`` in the user's cache folder, or ``--cache-dir``; see
-``rulebook_build/cachedir.py``); from then on ``rulebook check`` uses them:
+The proof search closes a node at once when its position is in a table, so larger tables settle
+problems that no search of the time limit settles.  Some are too large for a first run of
+``rulebook check`` to wait for; this command builds them once, into the cache (``endgame/`` in
+the user's cache folder, or ``--cache-dir``; see ``rulebook_build/cachedir.py``), and every
+later ``rulebook check``, and the check page of a site built on this machine, uses them.
 
-* International, 5 pieces (``--pieces 5``): 1.84 billion slots a kind, 3.6 GB on disk a kind
-  (7.2 GB for both; 0.29 GB with ``--pack``), about 1.5 GB of memory for the largest pair while
-  it builds (``--jobs`` pairs at once).  Measured on a 2-core machine: 8 min 44 s with
-  ``--jobs 2`` and ``--pack`` (13.5 min, and 41 min one pair at a time, before the builder's
-  speed-up of November 2026); packing 27 s.  Only with the compiled builder.
-* International, 6 pieces (``--pieces 6``): everything of ``--pieces 5``, then the eight pairs
-  of four pieces with a king against two with a king (``kinds.SLICED_PAIRS``), with count rules
-  only, built by slices: 21.1 billion slots, 42 GB on disk, a few MB of memory beside the
-  files.  A table with count rules never refutes, so they serve the proofs only, and need no
-  pure partners.  Measured on a 2-core machine: 0.5 to 1 µs a slot, 3.7 hours of CPU in all;
-  ``--jobs`` processes (one per CPU by default) share the slices of each pair, so about 2 hours
-  there.
-* Frisian, 4 pieces (``--pieces 4``; ``check`` builds them itself): 234 million slots a kind
-  (the art. 17 run digits multiply them), 0.47 GB a kind, 182 s for both kinds on a 2-core
-  machine with the compiled builder.
-* Frisian, 5 pieces (``--pieces 5``, best with ``--pack``): 17.75 billion slots a kind, 35.5 GB
-  on disk a kind before packing.  The two pairs of more than a billion slots (1m1k v 2m1k, 3.6
-  billion, and 1m1k v 1m2k, 6.9 billion: some 35 GB of memory built whole) are built by slices
-  (``retrograde.WHOLE_PAIR_SLOTS``), with every art. 17 run in each slice.  Run to its end on
-  a 2-core machine (over three sessions, beside other work): 0.53 µs of processor time a slot
-  (the last run: 12.4 billion slots in 6,590 s), so about 18,800 s of processor time for both
-  kinds, 2.6 hours on 2 cores, plus some 10 minutes of packing; about 60 GB of disk at the
-  peak (a class is packed once every pair that leads to it is built), 1.23 GB kept with
-  ``--pack`` (``benchmarks/results/frisian-5-full.txt``).
-* 4 pieces without a C compiler: pure Python, one to six minutes a class (about 35 minutes for
-  all of International), 250 bytes of memory a slot while a pair builds.
+``rulebook check`` builds by itself, on first use, every class of up to 4 pieces with the
+compiled builder (``checker/native.py``; it needs a C compiler), else up to 3 pieces in Python,
+and, for International unless it is given ``--table-pieces 4``, the 5-piece classes by running
+this command with ``--pieces 5 --pack``.  This command builds:
 
-Classes already in the cache are only checked, so the command can be stopped and run again.
+* ``--pieces 4`` (the default): every class of up to 4 pieces; without a C compiler the Python
+  builder makes them (it is refused from 5 pieces on).
+* ``--pieces 5``: every class of up to 5 pieces, with the compiled builder only.  A pair of more
+  than ``retrograde.WHOLE_PAIR_SLOTS`` slots (two Frisian pairs, whose art. 17 run digits
+  multiply the slots) is built by slices, one placement of the men at a time, with every art. 17
+  run in each slice, so that it fits in memory.
+* ``--pieces 6`` (International only): everything of ``--pieces 5``, then the eight pairs of four
+  pieces with a king against two with a king (``kinds.SLICED_PAIRS``, the endings some PWCP-2
+  problems run into), with count rules only, built by slices.  A table with count rules never
+  refutes, so they serve the proofs only and need no pure partners.
 
-``--pack`` keeps every class of more than 4 pieces in compact form only (``checker/compact.py``):
-both kinds of a class in one compressed file of about 0.15 bytes a slot instead of two int16
-files (4 bytes a slot), which the checker reads as it reads the built ones.  A compact class
-cannot be built from: pack after the 6-piece pairs, or build the 5-piece classes again before
-them.  ``--export`` hands on the compact files with the others, ``--install`` checks them.
+Each class is built twice: pure (the search refutes by it) and with the count rules (it proves
+by it), each with its partner (the same material, the other side to move).  ``--jobs`` pairs are
+built at once, each in its own process, or on the workers of a Dask cluster with ``--cluster``,
+level by level (``kinds.build_levels``): a capture leads to fewer pieces and a promotion to fewer
+men, so the pairs of a level need only the levels before it.  Each pair is built under a lock of
+its own and written whole or not at all, so classes already in the cache are only checked, two
+commands on one cache never build a pair twice, and the command can be stopped and run again.
+
+``--pack`` keeps every class of 5 pieces in compact form only (``checker/tables/compact.py``;
+the 6-piece pairs stay as built): both kinds of a class in one file of one byte a slot,
+compressed with zlib, instead of two files of two bytes a slot, and the checker reads it as it
+reads the built ones.  A compact class keeps no pure distances, so no class can be built from
+it: build the 6-piece pairs (``--pieces 6`` without ``--pack``) before the 5-piece classes are
+packed (then ``--pieces 6 --pack``), or build those again first.  ``--export`` hands on the
+compact files with the others, ``--install`` checks them.
 
 ``--verify`` builds nothing: it hashes every table file of the variant against the checksum in
-its header (``checker/tablefile.py``; a damaged file is moved aside and named), then checks
+its header (``checker/tables/tablefile.py``; a damaged file is moved aside and named), then checks
 every entry of the pure tables of up to ``--pieces`` pieces against its successors, one
 retrograde step (``EndgameTables.first_inconsistency``), and stops at the first fault (exit 1).
-In Python this takes about 20 µs an entry: seconds for 3 pieces, some 15 minutes for the 46
-million entries of the International 4-piece classes.  The tables with count rules are
-checked by checksum only.
+The tables with count rules are checked by checksum only: their values depend on the clocks.
+
+``--list`` shows every class and whether it is cached; ``--prune`` deletes the variant's tables
+that a change to the rules or the builder left behind; ``--export DIR`` copies the cached tables,
+each checked, into ``DIR`` and ``--install DIR`` copies them into the cache, each checked against
+its checksum and the rules fingerprint, so that one machine builds them for many.
+
+The time printed before a build is an estimate from the seconds a slot below; the measured
+figures are in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -380,7 +381,7 @@ def _cpu_seconds() -> float:
 
 PACKED_FROM = 5
 """``--pack`` packs the classes of this many pieces and more: ``check`` builds the smaller ones
-itself in seconds, and builds from them."""
+itself on first use, and builds from them."""
 
 
 def _pack(

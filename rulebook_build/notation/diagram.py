@@ -1,4 +1,4 @@
-"""Diagram blocks of the site's Markdown pages (syntax in CONTRIBUTING.md, "Diagrams").
+"""Diagram blocks of the site's Markdown pages (syntax in guides/webmasters.md, "Diagrams").
 
 ::
 

@@ -44,7 +44,7 @@ REFRESH: Final = (
     "rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/ "
     f"> problems/{VERDICTS_FILE}"
 )
-"""The command that refreshes the stored verdicts (the README's figures use the same)."""
+"""The command that refreshes the stored verdicts (guides/contests.md)."""
 GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")
 SHOWN_DUALS: Final = 3
 """At most this many duals (faults and remarks) become lines of a problem's player."""

@@ -10,7 +10,7 @@ random positions each against the Python engine's moves: their Python build was 
 slowest test.  (All International 4-piece classes were compared once by hand: 0 slots differ;
 in Python they take half an hour.)  The Frisian 4-piece class of two kings and a man against a
 king, where a run belongs to one of two kings, is checked on a sample against the Python
-engine's moves (``first_inconsistency`` checked all of it once: see the README).  The tests of
+engine's moves (``first_inconsistency`` checked all of it once: benchmarks/README.md).  The tests of
 ``test_endgame.py`` check the tables against the rules themselves (a value is the minimax of
 its children's values).
 """

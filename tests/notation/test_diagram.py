@@ -1,4 +1,4 @@
-"""Diagram blocks (CONTRIBUTING.md, "Diagrams")."""
+"""Diagram blocks (guides/webmasters.md, "Diagrams")."""
 
 from __future__ import annotations
 
