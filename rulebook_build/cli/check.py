@@ -233,8 +233,8 @@ FIRST_BUILD: Final = {
     ("international", 4): "about 20 s",
     ("frisian", 4): "about 2 minutes and 1 GB of disk",
 }
-"""What the first build of the checker's own tables costs, measured on a 2-core machine (the
-two kinds built at once): 18 s and 137 s; without a C compiler, 3 pieces in Python: 10 to 20 s."""
+"""What the first build of the checker's own tables costs on a 2-core machine (the two kinds
+built at once), as the command announces it; the figures are in benchmarks/README.md."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,9 +398,8 @@ def _suggest_tables(variants: set[str]) -> None:
             continue
         if name == "international":
             print(
-                "note: the 5-piece endgame tables settle more problems (PWCP-2: 35 of 51 fully "
-                "decided at 20 s a problem, against 28 without them); 'rulebook tables --pieces "
-                f"5 --pack' builds them once ({FIVE_PIECE_COST[name]})",
+                "note: the 5-piece endgame tables settle more problems; 'rulebook tables "
+                f"--pieces 5 --pack' builds them once ({FIVE_PIECE_COST[name]})",
                 file=sys.stderr,
             )
         else:  # not built by default: they take hours
