@@ -15,10 +15,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "rulebook_build"
 
 RANK = {
-    # shared by every layer: the package's version, its errors and its cache folder
+    # shared by every layer: the package's version, its errors, its cache folder and the
+    # lifetime of its child processes
     "__init__": 0,
     "errors": 0,
     "cachedir": 0,
+    "lifetime": 0,
     "rules": 1,
     "notation": 2,
     "render": 3,

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Final
 
 from rulebook_build.errors import RulebookError
+from rulebook_build.lifetime import child_options
 from rulebook_build.rules.board import SQUARE_OF_BIT
 from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State, Streak
@@ -156,6 +157,7 @@ def _compiled(
             capture_output=True,
             text=True,
             check=False,
+            **child_options(),
         )
         if done.returncode != 0:
             os.unlink(temporary)
@@ -195,7 +197,7 @@ def build_pair(
         command.append("frisian")
     if slices:
         command += ["slices", str(jobs)]
-    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True) as process:
+    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, **child_options()) as process:
         assert process.stderr is not None
         last = ""
         for line in process.stderr:
@@ -327,7 +329,9 @@ class NativeProver:
             *self._node(state, clocks),
         ]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                command, capture_output=True, text=True, check=False, **child_options()
+            )
         except OSError as error:
             why = f"the compiled search did not run: {error}"
             return ProverAnswer("undecided", self.variant, 0, 0.0, {}, why)
@@ -352,7 +356,9 @@ class NativeProver:
         count rule ends the game there, and its children; for the tests against Python."""
         command = [str(self.program), "moves", self.variant.name, str(self.pure_dir)]
         command += [str(self.rules_dir), *self._node(state, clocks)]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, check=False, **child_options()
+        )
         if done.returncode != 0:
             raise RulebookError(f"the compiled search failed: {done.stderr.strip()}")
         values: dict[str, int | None] = {}
@@ -448,6 +454,7 @@ class ProverSession:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                **child_options(),
             )
         return self._process
 

@@ -41,6 +41,7 @@ from rulebook_build.checker.native import machine_cores
 from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
+from rulebook_build.lifetime import pool_options
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
@@ -351,7 +352,7 @@ def run(args: argparse.Namespace) -> int:
         if client is not None:
             judged: Iterator[Judgement] = _on_cluster(client, tasks)
         elif jobs > 1:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs, **pool_options()))
             judged = pool.map(_judge, tasks)
         else:
             judged = (_judge(task, progress) for task in tasks)

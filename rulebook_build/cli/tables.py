@@ -97,6 +97,7 @@ from rulebook_build.checker.tables.kinds import (
 from rulebook_build.checker.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
+from rulebook_build.lifetime import pool_options
 from rulebook_build.rules import VARIANTS, find_variant
 
 # measured: every International 4-piece class, 46 million slots, in 2091 s in Python on a busy
@@ -461,7 +462,7 @@ def _side_by_side(
         if cluster:
             submit = _cluster_submit(stack, cluster)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs, **pool_options()))
             submit = pool.submit
         # one task a pair and kind: a class and its partner are built together
         tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
