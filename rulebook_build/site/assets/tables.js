@@ -8,6 +8,13 @@
  * data-filter="text" keeps the rows whose data-text contains every word typed.  The headers
  * of a table.rb-report with data-sort sort its rows by that data- attribute (numbers as
  * numbers), ascending, then descending, with aria-sort on the header.  No page reload.
+ *
+ * A box with data-state="url" (the problems index) keeps its filters in the address, one
+ * parameter a filter, the search as "search" ("q" is the site search's own, "h" its
+ * highlighting): ?variant=frisian&grade=incorrect&search=scheijen.  Each change rewrites the
+ * address with history.replaceState (no new history entry); at load the address sets the
+ * filters, so Back from a problem, a reload and a shared link show the same rows.  Values
+ * the filter does not offer are dropped.
  */
 (function () {
   "use strict";
@@ -52,6 +59,51 @@
     return rows;
   }
 
+  function parameterOf(control) {
+    var name = control.getAttribute("data-filter");
+    return name === "text" ? "search" : name;
+  }
+
+  // the value of a select that matches ``wanted`` (case aside), or "" when none does
+  function offered(control, wanted) {
+    var options = control.options;
+    for (var i = 0; i < options.length; i++) {
+      if (options[i].value.toLowerCase() === wanted.toLowerCase()) {
+        return options[i].value;
+      }
+    }
+    return "";
+  }
+
+  function readAddress(filters) {
+    var params = new URLSearchParams(window.location.search);
+    for (var i = 0; i < filters.length; i++) {
+      var wanted = params.get(parameterOf(filters[i]));
+      if (wanted !== null) {
+        filters[i].value = filters[i].tagName === "SELECT" ? offered(filters[i], wanted) : wanted;
+      }
+    }
+  }
+
+  function writeAddress(filters) {
+    var url = new URL(window.location.href);
+    for (var i = 0; i < filters.length; i++) {
+      var value = filters[i].value.trim();
+      if (value) {
+        url.searchParams.set(parameterOf(filters[i]), value);
+      } else {
+        url.searchParams.delete(parameterOf(filters[i]));
+      }
+    }
+    if (url.href !== window.location.href) {
+      try {
+        window.history.replaceState(window.history.state, "", url.href);
+      } catch (error) {
+        // a browser that limits how often the address may change: the filters still work
+      }
+    }
+  }
+
   function setupFilters(box) {
     var target = document.getElementById(box.getAttribute("data-for"));
     if (!target) {
@@ -74,11 +126,21 @@
           .replace("{total}", String(rows.length));
       }
     }
+    var remember = box.getAttribute("data-state") === "url";
+    function changed() {
+      apply();
+      if (remember) {
+        writeAddress(filters);
+      }
+    }
     for (var i = 0; i < filters.length; i++) {
-      filters[i].addEventListener(filters[i].tagName === "INPUT" ? "input" : "change", apply);
+      filters[i].addEventListener(filters[i].tagName === "INPUT" ? "input" : "change", changed);
+    }
+    if (remember) {
+      readAddress(filters);
     }
     box.hidden = false;
-    apply();
+    changed();
   }
 
   function sortKey(row, name) {
