@@ -83,6 +83,7 @@ from rulebook_build.site.problems import (
     render_problem,
     thumbnail_path,
 )
+from rulebook_build.site.search import SEARCH_WORKER_SOURCE, refine_index
 
 log = get_plugin_logger("rulebook")
 
@@ -118,23 +119,6 @@ SEARCH_LANGUAGES: Final = {"nl": ["nl"], "en": ["en"], "fy": ["nl"]}
 """lunr.js stemmers per site language (lunr has no Frisian; the untranslated text is Dutch)."""
 
 SEARCH_WORKER: Final = "assets/javascripts/workers/rulebook-search.js"
-SEARCH_WORKER_SOURCE: Final = """/* Written by the rulebook plugin: Material's search worker,
- * with lunr's query lexer splitting words on the site's separator instead of its
- * built-in one (which splits on "-"), so that a query "32-28" is one word, as it is in
- * the index. */
-importScripts("{worker}");
-(function () {{
-  var lunr = self.lunr;
-  if (lunr && lunr.QueryLexer && lunr.tokenizer) {{
-    Object.defineProperty(lunr.QueryLexer, "termSeparator", {{
-      configurable: true,
-      get: function () {{
-        return lunr.tokenizer.separator;
-      }},
-    }});
-  }}
-}})();
-"""
 
 _CONFIG_SCRIPT: Final = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
@@ -672,7 +656,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 docs.append({**entry, "location": location})
             settings = {k: self.search_config[k] for k in keys if k in self.search_config}
             settings["lang"] = SEARCH_LANGUAGES.get(lang, ["en"])
-            data = json.dumps({"config": settings, "docs": docs}, separators=(",", ":"))
+            index = {"config": settings, "docs": docs}
+            refine_index(index, lang, self.problems.collections)
+            data = json.dumps(index, separators=(",", ":"))
             target = Path(config.site_dir) / prefix / "search" / "search_index.json"
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(data, encoding="utf-8")
