@@ -25,6 +25,7 @@ RANK = {
     "notation": 2,
     "render": 3,
     "checker": 3,
+    "similar": 3,
     "browser": 4,
     "site": 5,
     "cli": 6,

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "build": ("rulebook_build.cli.build", "build the website, every language, strictly"),
     "diagram": ("rulebook_build.cli.diagram", "export a board diagram as SVG, PNG or GIF"),
+    "similar": ("rulebook_build.cli.similar", "look for anticipations: problems and games alike"),
 }
 
 
