@@ -10,18 +10,28 @@ in a process of its own that leaves nothing in the controller's memory, before i
 test processes (pytest-xdist starts them in its own ``pytest_sessionstart``, which runs last).
 The tests that build tables themselves do so in their own temporary caches, as before. In
 one process (``-n 0``, or a single test run) nothing waits, so nothing is built first.
+
+The browser tests (marked ``browser``) skip where Debian's Chromium is missing, so that a
+developer without it can run the rest; so that they cannot vanish unnoticed, the summary says
+in one line how many were skipped and why, and under CI (``CI`` set, as ``.ci/run`` is run) a
+skipped browser test fails the run.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from rulebook_build.checker import native
 from rulebook_build.rules import VARIANTS
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive (never Playwright's own downloads)."""
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -40,3 +50,42 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         if done.returncode != 0:  # the tests that need them will build them and say why not
             print(f"\nthe {variant.name} tables were not built first:\n{done.stderr}")
     print(f"\nendgame tables of up to 4 pieces ready in {time.perf_counter() - started:.0f} s")
+
+
+def browser_skips(config: pytest.Config) -> list[pytest.TestReport]:
+    """The skipped tests that needed a browser: marked ``browser``, or skipped for want of
+    Chromium or Playwright."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return []
+    found = []
+    for report in reporter.stats.get("skipped", []):
+        reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+        keywords = getattr(report, "keywords", {})
+        if "browser" in keywords or "chromium" in reason.lower() or "playwright" in reason:
+            found.append(report)
+    return found
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    skipped = browser_skips(config)
+    if not skipped:
+        return
+    first = skipped[0].longrepr
+    reason = str(first[-1]).removeprefix("Skipped: ") if isinstance(first, tuple) else "skipped"
+    why = f"Chromium missing at {CHROMIUM}" if not CHROMIUM.exists() else reason
+    line = f"{len(skipped)} browser tests skipped: {why}"
+    if os.environ.get("CI"):
+        line += " (CI: this fails the run)"
+    terminalreporter.write_sep("=", line, yellow=True, bold=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # under CI a browser test may not skip: the run that should have shown the pages in a
+    # browser fails instead (scripts/test.sh installs Chromium as root)
+    if hasattr(session.config, "workerinput") or not os.environ.get("CI"):
+        return
+    if browser_skips(session.config) and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

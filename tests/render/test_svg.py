@@ -26,8 +26,14 @@ from rulebook_build.render.style import (
     css_variables,
     square_centre,
 )
-from rulebook_build.render.svg import board_svg
-from rulebook_build.rules import FRISIAN, Position
+from rulebook_build.render.svg import (
+    board_svg,
+    dark_squares_path,
+    piece_svg,
+    pieces_svg,
+    standalone_style,
+)
+from rulebook_build.rules import FRISIAN, Piece, Position
 
 Golden = Callable[[str, str], None]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -248,3 +254,68 @@ def test_arrows_run_from_the_piece_edge_to_short_of_the_centre(origin: int, targ
     assert math.dist(shape.start, (x1, y1)) > PIECE_RADIUS + 1  # outside the disc and its edge
     assert 12 < math.dist(tip, (x2, y2)) < SQUARE / 2  # in the square, clear of its number
     assert arrow_shape(33, 33) is None
+
+
+# ------------------------------------------------------------------ defaults and rarer parts
+
+
+def test_the_defaults_are_a_dutch_unflipped_board_with_its_own_ids() -> None:
+    root = parse(board_svg(Position.initial()))
+    assert root.get("aria-labelledby") == "rb-board-title"
+    desc = root.find(f"{SVG}desc")
+    assert desc is not None and (desc.text or "").startswith("Wit: 20 schijven")
+    assert dark_squares_path() == dark_squares_path(flip=False) != dark_squares_path(flip=True)
+    assert parse(board_svg(Position.initial(), standalone=True)).get("lang") == "nl"
+
+
+def test_the_numbers_turn_with_a_flipped_board() -> None:
+    def numbers(flip: bool) -> dict[str, tuple[str | None, str | None]]:
+        root = parse(board_svg(Position.initial(), numbers=True, flip=flip))
+        group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "rb-numbers")
+        return {t.text or "": (t.get("x"), t.get("y")) for t in group}
+
+    plain, flipped = numbers(False), numbers(True)
+    assert len(plain) == len(flipped) == 50
+    # square 1 is drawn where square 50 is on the board as White sees it, and so on
+    assert all(flipped[str(square)] == plain[str(51 - square)] for square in range(1, 51))
+    assert plain["1"] != flipped["1"]
+
+
+def test_a_piece_alone_and_a_ghost() -> None:
+    man = piece_svg(28, Piece.WHITE_MAN)
+    assert piece_svg(28, Piece.WHITE_MAN, flip=False, ghost=False) == man
+    assert "rb-ghost" not in man
+    ghost = parse(f"<svg>{piece_svg(28, Piece.WHITE_MAN, ghost=True)}</svg>")[0]
+    assert ghost.get("class", "").split() == ["rb-piece", "rb-w", "rb-ghost"]
+    placed = parse(
+        f"<svg>{pieces_svg({28: Piece.WHITE_MAN, 19: Piece.BLACK_MAN}, ghosts=[19])}</svg>"
+    )
+    classes = {g.get("data-square"): g.get("class", "").split() for g in placed}
+    assert "rb-ghost" in classes["19"] and "rb-ghost" not in classes["28"]
+    assert pieces_svg({28: Piece.WHITE_MAN}) == pieces_svg({28: Piece.WHITE_MAN}, flip=False)
+
+
+def test_a_standalone_svg_carries_the_palette_it_is_given() -> None:
+    dark = board_svg(Position.initial(), standalone=True, palette=DARK)
+    assert f"<style>{standalone_style(DARK)}</style>" in dark
+    assert standalone_style(DARK) != standalone_style(LIGHT)
+
+
+def test_an_arrow_from_a_square_to_itself_draws_nothing() -> None:
+    root = parse(board_svg(Position.initial(), arrows=((28, 28),)))
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "rb-arrows")
+    assert len(group) == 0 and not (group.text or "")
+
+
+def test_coordinates_are_short_text() -> None:
+    from rulebook_build.render.svg import _number
+
+    assert [_number(v) for v in (0.0, -0.0, 1.0, -1.0, 12.5, 12.04, 25)] == [
+        "0",
+        "0",
+        "1",
+        "-1",
+        "12.5",
+        "12",
+        "25",
+    ]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from rulebook_build.cachedir import exclusive
+from tests.conftest import CHROMIUM
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -187,7 +188,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Debian's Chromium through Playwright")
 
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless",
     "--no-sandbox",

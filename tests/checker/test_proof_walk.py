@@ -1,0 +1,106 @@
+"""The walk of a compiled search's claimed proof: every Black defence must be answered.
+
+``ProofSearch._adopt`` is what stands between a fault in compiled code and a false "proved":
+where Black moves, every legal reply is walked, not only the first.  These tests need no C
+compiler: the "compiled search" is a made-up answer (``Claim``), given by a prover that
+always says the same (``Liar``), as in ``test_native_prover.py``.
+
+The position: a white man on 28, a black man on 19, Black to move.  Black has two replies:
+19-23, after which 28x19 takes Black's last piece, and 19-24, after which White does not win
+(the Python search refutes it).  A claimed proof that answers only one of them is a lie about
+the other.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rulebook_build.checker import native
+from rulebook_build.checker.search import (
+    INFINITY,
+    NATIVE_FROM_SECONDS,
+    Node,
+    ProofSearch,
+    child_node,
+    root_node,
+)
+from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.rules.movegen import generate
+from tests.checker.test_native_prover import Claim, Liar
+
+STUCK = "the compiled search's tree has no legal choice"
+
+
+def key_of(node: Node) -> tuple[int, ...]:
+    """The key ``Claim.choice`` looks a node up by."""
+    state, clocks = node
+    return (
+        *native.pieces_of(state),
+        int(state[4]),
+        int(clocks.ending or 0),
+        clocks.ending_plies,
+        clocks.king_only_plies,
+    )
+
+
+def two_defences() -> tuple[Node, list[Node]]:
+    """The root (Black to move) and its children in the order the move generator gives them."""
+    state = Position.from_squares(white_men=[28], black_men=[19], white_to_move=False).state()
+    root = root_node(INTERNATIONAL, state)
+    children = [child_node(INTERNATIONAL, root, move) for move in generate(INTERNATIONAL, state)]
+    return root, children
+
+
+def winning_choice(node: Node) -> tuple[int, int, int, int]:
+    """The pieces after White's move that leaves Black without a move (here: 28x19)."""
+    for move in generate(INTERNATIONAL, node[0]):
+        after = child_node(INTERNATIONAL, node, move)
+        if not generate(INTERNATIONAL, after[0]):
+            return native.pieces_of(after[0])
+    raise AssertionError("no winning move")
+
+
+def test_the_position_is_what_the_tests_say() -> None:
+    root, children = two_defences()
+    assert len(children) == 2
+    winning_choice(children[0])  # 19-23 28x19
+    with pytest.raises(AssertionError):
+        winning_choice(children[1])  # 19-24: no capture, nothing won at once
+    python = ProofSearch(INTERNATIONAL).prove(root, seconds=60.0, node_limit=100_000)
+    assert python.verdict == "refuted"
+
+
+def test_a_claimed_proof_whose_second_defence_is_unanswered_is_refused() -> None:
+    root, (answered, unanswered) = two_defences()
+    liar = Liar(Claim("proved", {key_of(answered): winning_choice(answered)}))
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    result = search.prove(root, seconds=NATIVE_FROM_SECONDS + 0.5)
+    assert liar.calls == 1
+    assert search.native_problems == [STUCK]
+    # the Python search goes on alone: it may refute the root or run out of time, never prove it
+    assert result.verdict != "proved"
+    assert search.table.get(root, (1, 1))[0] != 0
+    assert search.table.get(unanswered, (1, 1))[0] != 0
+
+
+def test_the_walk_itself_refuses_the_tree_and_settles_only_what_it_checked() -> None:
+    root, (answered, unanswered) = two_defences()
+    claim = Claim("proved", {key_of(answered): winning_choice(answered)})
+    search = ProofSearch(INTERNATIONAL)
+    assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
+    assert search.native_problems == [STUCK]
+    # the answered defence was walked to its end and passed; the root and the other did not
+    assert search.table[answered] == (0, INFINITY)
+    assert root not in search.table and unanswered not in search.table
+
+
+def test_a_claim_that_leaves_the_first_defence_unanswered_is_refused() -> None:
+    root, (first, second) = two_defences()
+    some_move = child_node(INTERNATIONAL, second, generate(INTERNATIONAL, second[0])[0])
+    claim = Claim("proved", {key_of(second): native.pieces_of(some_move[0])})
+    search = ProofSearch(INTERNATIONAL)
+    assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
+    assert search.native_problems == [STUCK]
+    assert first not in search.table and root not in search.table
