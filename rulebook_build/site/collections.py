@@ -17,6 +17,8 @@ its problems, as published.  The site plugin makes every page from them while th
     organiser = "..."                   # optional: organiser, jury, stage (contests)
     jury = "..."
     stage = "solutions"                 # positions | solutions | preliminary | final
+    anonymous = true                    # composers' names only from the preliminary award
+    unsound_scores_zero = true          # an entry the checker finds incorrect scores 0
     entry = "event"                     # an entry's address: event | number | file
     title_tag = "Event"                 # which PDN tag names an entry (default: Title)
     composer_tag = "Composer"           # which PDN tag names its composer
@@ -30,6 +32,20 @@ its problems, as published.  The site plugin makes every page from them while th
     kind = "cook"
     line = "17-12 ..."
     by = "..."
+    text = "..."
+    [[awards]]                          # the jury's award per entry (preliminary, final)
+    entry = "A7"
+    rank = 1                            # its place in the ranking
+    award = "prize"                     # prize | honourable-mention | commendation
+    text = {nl = "...", en = "..."}     # the jury's words on it
+    allowed = true                      # the jury allows it though the checker finds it
+                                        # incorrect (art. 2C): it keeps its points
+
+A contest's ``stage`` governs what its pages show (:meth:`Collection.publishes`): at
+``positions`` the positions only (and no composer where ``anonymous``); at ``solutions`` also
+the solutions, the checker's findings and the claims; at ``preliminary`` and ``final`` also the
+jury's points, ranks, awards and words, and the composers.  A contest without a stage has
+reached its end (``final``); a collection or the examples publish everything.
 
 Text from these files and from the PDN files is outside text: the templates escape it.
 """
@@ -54,6 +70,14 @@ KINDS: Final = ("contest", "collection", "examples")
 STAGES: Final = ("positions", "solutions", "preliminary", "final")
 ENTRY_NAMES: Final = ("event", "number", "file")
 CLAIM_KINDS: Final = ("cook", "anticipation", "other")
+AWARDS: Final = ("prize", "honourable-mention", "commendation")
+PUBLISHED: Final = {
+    "positions": frozenset(),
+    "solutions": frozenset({"solutions"}),
+    "preliminary": frozenset({"solutions", "awards", "composers"}),
+    "final": frozenset({"solutions", "awards", "composers"}),
+}
+"""What each stage of a contest adds to its pages (beyond the positions)."""
 _KNOWN: Final = frozenset(
     {
         "title",
@@ -73,6 +97,9 @@ _KNOWN: Final = frozenset(
         "description",
         "points",
         "claims",
+        "anonymous",
+        "unsound_scores_zero",
+        "awards",
     }
 )
 
@@ -101,6 +128,19 @@ class Claim:
     line: str
     by: Text
     text: Text
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """The jury's verdict on one entry of a contest, as it published it."""
+
+    entry: str
+    rank: int | None
+    award: str
+    """One of :data:`AWARDS`, or '' (ranked, no award)."""
+    text: Text
+    allowed: bool
+    """The jury allows the entry although the checker finds it incorrect (art. 2C)."""
 
 
 @dataclass(slots=True)
@@ -146,6 +186,10 @@ class Entry:
     def claims(self) -> list[Claim]:
         return [claim for claim in self.collection.claims if claim.entry == self.name]
 
+    @property
+    def award(self) -> Award | None:
+        return self.collection.awards.get(self.name)
+
 
 @dataclass(slots=True)
 class Collection:
@@ -163,13 +207,26 @@ class Collection:
     description: Text = ""
     composer_tag: str = "Composer"
     publication_tag: str = "Source"
+    anonymous: bool = False
+    unsound_scores_zero: bool = False
     points: dict[str, float] = field(default_factory=dict)
     claims: list[Claim] = field(default_factory=list)
+    awards: dict[str, Award] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
 
     @property
     def short(self) -> str:
         return localized(self.title, "en")
+
+    def publishes(self, what: str) -> bool:
+        """Whether the pages show ``what`` (``solutions``: the solutions, the checker's
+        findings and the claims; ``awards``: points, ranks, awards and the jury's words;
+        ``composers``: the composers' names) at the collection's stage."""
+        if self.kind != "contest":
+            return True
+        if what == "composers" and not self.anonymous:
+            return True
+        return what in PUBLISHED[self.stage or "final"]
 
     def entry(self, slug: str) -> Entry | None:
         return next((e for e in self.entries if e.slug == slug), None)
@@ -230,6 +287,11 @@ def read_collection(folder: Path) -> Collection:
         composer_tag=str(data.get("composer_tag", "Composer")),
         publication_tag=str(data.get("publication_tag", "Source")),
     )
+    for flag in ("anonymous", "unsound_scores_zero"):
+        if not isinstance(data.get(flag, False), bool):
+            raise SiteError(f"'{flag}' must be true or false", source=str(where))
+    collection.anonymous = bool(data.get("anonymous", False))
+    collection.unsound_scores_zero = bool(data.get("unsound_scores_zero", False))
     points = data.get("points", {})
     if not isinstance(points, dict) or not all(isinstance(v, int | float) for v in points.values()):
         raise SiteError("'points' must be a table of numbers per entry", source=str(where))
@@ -249,6 +311,28 @@ def read_collection(folder: Path) -> Collection:
                 text=_text(claim.get("text", ""), "text", where),
             )
         )
+    awards = data.get("awards", [])
+    if not isinstance(awards, list):
+        raise SiteError("'awards' must be a list of [[awards]] tables", source=str(where))
+    for found in awards:
+        if not isinstance(found, dict) or "entry" not in found:
+            raise SiteError("each [[awards]] needs an 'entry'", source=str(where))
+        unknown = sorted(set(found) - {"entry", "rank", "award", "text", "allowed"})
+        if unknown:
+            raise SiteError(f"unknown key {unknown[0]!r} in [[awards]]", source=str(where))
+        rank = found.get("rank")
+        if rank is not None and (not isinstance(rank, int) or isinstance(rank, bool) or rank < 1):
+            raise SiteError("an award's 'rank' must be a whole number from 1", source=str(where))
+        award = Award(
+            entry=str(found["entry"]),
+            rank=rank,
+            award=_choice(found, "award", AWARDS, "", where),
+            text=_text(found.get("text", ""), "text", where),
+            allowed=found.get("allowed", False) is True,
+        )
+        if award.entry in collection.awards:
+            raise SiteError(f"two [[awards]] for entry {award.entry!r}", source=str(where))
+        collection.awards[award.entry] = award
     files = data.get("files")
     if files is None:
         paths = sorted(folder.glob("*.pdn"))
@@ -304,6 +388,19 @@ def read_collection(folder: Path) -> Collection:
                     start_position(game, variant),
                 )
             )
+    names = {entry.name for entry in collection.entries}
+    for what, named in (
+        ("[points]", list(collection.points)),
+        ("[[claims]]", [claim.entry for claim in collection.claims]),
+        ("[[awards]]", list(collection.awards)),
+    ):
+        for name in named:
+            if name not in names:
+                raise SiteError(
+                    f"{what} names entry {name!r}, which the collection does not have "
+                    f"(its entries: {', '.join(e.name for e in collection.entries[:5])}, ...)",
+                    source=str(where),
+                )
     return collection
 
 

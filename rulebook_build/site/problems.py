@@ -187,8 +187,41 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_cook": "nevenoplossing",
         "claim_anticipation": "voorganger",
         "claim_other": "claim",
-        "report_note": "Oordeel van het controleprogramma (rulebook check), per inzending; een "
+        "report_note": "Per inzending het oordeel van het controleprogramma van deze site; de "
         "jury weegt het mee.",
+        "unpublished": "volgt",
+        "solutions_later": "De oplossing en het oordeel worden gepubliceerd wanneer de "
+        "oplostijd van de wedstrijd voorbij is.",
+        "anonymous": "anoniem tot de uitslag",
+        "rank": "Plaats",
+        "award": "Onderscheiding",
+        "award_prize": "prijs",
+        "award_honourable-mention": "eervolle vermelding",
+        "award_commendation": "lovende vermelding",
+        "jury_report": "Oordeel van de jury",
+        "unsound_zero": "0: niet correct",
+        "allowed": "door de jury toegelaten (art. 2C)",
+        "legend": "Wat de oordelen en criteria betekenen",
+        "legend_intro": "Het controleprogramma van deze site toetst elke inzending aan de "
+        "voorwaarden van de Problemistenwedstrijd",
+        "legend_rules": "Fries Spel, aanvullende reglementen H, art. 2",
+        "grade_meaning_correct": "elke voorwaarde is bewezen vervuld",
+        "grade_meaning_correct with remarks": "correct, met een opmerking voor de jury (een "
+        "tweede winnende zet in een variant)",
+        "grade_meaning_incorrect": "een voorwaarde is bewezen niet vervuld, of de oplossing wint "
+        "niet",
+        "grade_meaning_undecided": "niets is fout bevonden, maar niet alles kon binnen de tijd "
+        "worden bewezen",
+        "criterion_A": "wit begint en wint",
+        "criterion_B1": "de beginstand is zetmatig verklaarbaar",
+        "criterion_B2": "geen materieel voordeel voor wit",
+        "criterion_B3": "geen dammen op het bord",
+        "criterion_B4": "geen zwarte schijven op slag",
+        "criterion_C": "geen bijoplossing",
+        "criterion_D": "alle schijven hebben een doel",
+        "criterion_E": "geen verwisseling van zetten",
+        "criterion_F": "de schijven worden naar de slotplaats gebracht",
+        "criterion_G": "het eindspel of motief wint op één duidelijke manier",
     },
     "en": {
         "publication": "Published",
@@ -242,7 +275,40 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_cook": "cook",
         "claim_anticipation": "anticipation",
         "claim_other": "claim",
-        "report_note": "The checker's verdict (rulebook check) on each entry; a jury weighs it.",
+        "report_note": "Each entry's grade by the site's checker; the jury weighs it.",
+        "unpublished": "to follow",
+        "solutions_later": "The solution and the verdict are published when the contest's "
+        "solving period has ended.",
+        "anonymous": "anonymous until the award",
+        "rank": "Rank",
+        "award": "Award",
+        "award_prize": "prize",
+        "award_honourable-mention": "honourable mention",
+        "award_commendation": "commendation",
+        "jury_report": "The jury's verdict",
+        "unsound_zero": "0: incorrect",
+        "allowed": "allowed by the jury (art. 2C)",
+        "legend": "What the grades and criteria mean",
+        "legend_intro": "The site's checker tests every entry against the conditions of the "
+        "Problemistenwedstrijd",
+        "legend_rules": "Fries Spel, supplementary regulations H, art. 2",
+        "grade_meaning_correct": "every condition is proved to hold",
+        "grade_meaning_correct with remarks": "correct, with a remark for the jury (a second "
+        "winning move in a variation)",
+        "grade_meaning_incorrect": "a condition is proved not to hold, or the solution does not "
+        "win",
+        "grade_meaning_undecided": "nothing was found wrong, but not everything could be proved "
+        "in the time",
+        "criterion_A": "White to play and win",
+        "criterion_B1": "the start position can arise in a game",
+        "criterion_B2": "no material advantage for White",
+        "criterion_B3": "no kings on the board",
+        "criterion_B4": "no black man capturable",
+        "criterion_C": "no second solution",
+        "criterion_D": "every man has a purpose",
+        "criterion_E": "no transposition of moves",
+        "criterion_F": "the men are brought to where the problem ends",
+        "criterion_G": "the endgame or motif wins in one clear way",
     },
     "fy": {
         "publication": "Publisearre",
@@ -270,7 +336,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_solutions": "oplossingen publisearre",
         "stage_preliminary": "foarlopige útslach",
         "stage_final": "einútslach",
-        "kind_contest": "wedstryd",
+        "kind_contest": "wedstriid",
         "kind_collection": "samling",
         "kind_examples": "foarbylden",
         "kind": "Soarte",
@@ -296,8 +362,40 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_cook": "byoplossing",
         "claim_anticipation": "foargonger",
         "claim_other": "claim",
-        "report_note": "It oardiel fan it kontrôleprogramma (rulebook check) per ynstjoering; "
-        "in sjuery weaget it mei.",
+        "report_note": "Per ynstjoering it oardiel fan it kontrôleprogramma fan dizze side; "
+        "de sjuery weaget it mei.",
+        "unpublished": "folget",
+        "solutions_later": "De oplossing en it oardiel wurde publisearre as de oplostiid fan "
+        "de wedstriid foarby is.",
+        "anonymous": "anonym oant de útslach",
+        "rank": "Plak",
+        "award": "Ûnderskieding",
+        "award_prize": "priis",
+        "award_honourable-mention": "earfolle fermelding",
+        "award_commendation": "lovende fermelding",
+        "jury_report": "It oardiel fan de sjuery",
+        "unsound_zero": "0: net korrekt",
+        "allowed": "troch de sjuery tastien (kêst 2C)",
+        "legend": "Wat de oardielen en kritearia betsjutte",
+        "legend_intro": "It kontrôleprogramma fan dizze side toetst elke ynstjoering oan de "
+        "betingsten fan de Problemistenwedstrijd",
+        "legend_rules": "Fries Spel, oanfoljende regleminten H, kêst 2",
+        "grade_meaning_correct": "elke betingst is bewiisd foldien",
+        "grade_meaning_correct with remarks": "korrekt, mei in opmerking foar de sjuery (in "
+        "twadde winnende set yn in fariant)",
+        "grade_meaning_incorrect": "in betingst is bewiisd net foldien, of de oplossing wint net",
+        "grade_meaning_undecided": "der is neat ferkeard fûn, mar net alles koe binnen de tiid "
+        "bewiisd wurde",
+        "criterion_A": "wyt begjint en wint",
+        "criterion_B1": "de begjinstân is troch setten te ferklearjen",
+        "criterion_B2": "gjin materieel foardiel foar wyt",
+        "criterion_B3": "gjin dammen op it boerd",
+        "criterion_B4": "gjin swarte skiven op slach",
+        "criterion_C": "gjin byoplossing",
+        "criterion_D": "alle skiven hawwe in doel",
+        "criterion_E": "gjin ferwikseling fan setten",
+        "criterion_F": "de skiven wurde nei it slotplak brocht",
+        "criterion_G": "it einspul of motyf wint op ien dúdlike manier",
     },
 }
 """The collection pages' words (merged into :data:`LABELS`)."""
@@ -345,6 +443,16 @@ def collection_markdown(collection: Collection, lang: str) -> str:
     title = localized(collection.title, lang)
     block = f"```draughts-collection\ncollection: {collection.slug}\n```\n"
     return f"# {markdown_literal(title)}\n\n{block}"
+
+
+ROOT_LANGUAGE: Final = "nl"
+"""The language served at the site's root; the others live under ``<lang>/``."""
+
+
+def home(root: str, lang: str) -> str:
+    """The root of ``lang``'s pages, from the site's root (``root``, relative to the page):
+    a page links the pages of its own language; the assets are shared at the site's root."""
+    return root if lang == ROOT_LANGUAGE else f"{root}{lang}/"
 
 
 def _label(lang: str, key: str) -> str:
@@ -510,6 +618,11 @@ def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, s
             (f"{_label(lang, 'cook')} {key}", _label(lang, sentence).format(key=key), moves)
         )
     duals = [d for d in _strings(record.get("duals")) if d.get("level") in ("fail", "remark")]
+    seconds = Counter(
+        str(pair[1])
+        for d in duals[:SHOWN_DUALS]
+        if isinstance(pair := d.get("moves"), list) and len(pair) >= 2
+    )
     for dual in duals[:SHOWN_DUALS]:
         after = str(dual.get("after", ""))
         found = dual.get("moves")
@@ -517,7 +630,10 @@ def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, s
         if len(winning) < 2 or not after:
             continue
         sentence = _label(lang, f"dual_{dual['level']}").format(after=after, move=winning[1])
-        lines.append((f"{_label(lang, 'dual')} {winning[1]}", sentence, f"{after} {winning[1]}"))
+        label = f"{_label(lang, 'dual')} {winning[1]}"
+        if seconds[winning[1]] > 1:  # the same move after other defences: name the defence
+            label = f"{label} ({after.split()[-1]})"
+        lines.append((label, sentence, f"{after} {winning[1]}"))
     solution = record.get("solution", {})
     if isinstance(solution, dict) and solution.get("refutation"):
         refuted = str(solution["refutation"])
@@ -555,11 +671,13 @@ def render_problem(
             source=where,
         )
     entry = site.entry(fields["collection"], fields["entry"], where=where)
-    record = site.checked_record(entry, where=where)
+    collection = entry.collection
+    solutions = collection.publishes("solutions")
+    record = site.checked_record(entry, where=where) if solutions else None
     game = entry.game
     replayed = replay(game)
     start = replayed.start
-    moves = " ".join(step.notation for step in replayed.main.moves)
+    moves = " ".join(step.notation for step in replayed.main.moves) if solutions else ""
     block = "\n".join(
         [
             f"position: {format_fen(start)}",
@@ -569,10 +687,11 @@ def render_problem(
             f"caption: {_label(lang, 'start')}",
         ]
     )
-    collection = entry.collection
     facts: list[tuple[str, str]] = []
     if collection.kind == "examples":
         facts.append((_label(lang, "source"), _label(lang, "example_credit")))
+    elif not collection.publishes("composers"):
+        facts.append((_label(lang, "composer"), _label(lang, "anonymous")))
     else:
         facts.append((_label(lang, "composer"), entry.composer or _label(lang, "no_composer")))
         if entry.publication:
@@ -583,20 +702,64 @@ def render_problem(
         facts.append((_label(lang, "stipulation"), value))
     facts.append((_label(lang, "variant"), _label(lang, entry.variant)))
     first_ply = 0 if replayed.main.start.white_to_move else 1
-    lines = alternative_lines(record, lang) if moves else []
+    lines = alternative_lines(record, lang) if moves and record is not None else []
     return _TEMPLATES.get_template("problem.html").render(
         facts=facts,
         collection={
             "title": localized(collection.title, lang),
-            "href": f"{root}problemen/{collection.slug}/",
+            "href": f"{home(root, lang)}problemen/{collection.slug}/",
             "name": entry.name,
         },
         diagram=markupsafe.Markup(diagram(block, lines)),  # our renderer's HTML
-        solution=line_text(replayed.main, first_ply),
+        solution=line_text(replayed.main, first_ply) if solutions else None,
         labels=_Labels(lang),
-        claims=_claims(entry, lang),
-        **_verdict(record, lang),
+        claims=_claims(entry, lang) if solutions else [],
+        verdict=_verdict(record, lang) if record is not None else None,
+        award=_award(entry, record, lang, where=where),
     )
+
+
+def _number(value: float) -> str:
+    """Points as the jury writes them: ``12``, ``12.5``."""
+    return f"{value:g}"
+
+
+def _points(entry: Entry, record: dict[str, object] | None) -> tuple[float | None, bool]:
+    """The points an entry shows, and whether the contest's rule made them 0: an entry the
+    checker finds incorrect scores 0 where ``unsound_scores_zero`` says so, unless the jury
+    allowed it (art. 2C)."""
+    award = entry.award
+    allowed = award is not None and award.allowed
+    if entry.collection.unsound_scores_zero and _grade(record) == "incorrect" and not allowed:
+        return 0.0, True
+    return entry.points, False
+
+
+def _award(
+    entry: Entry, record: dict[str, object] | None, lang: str, *, where: str
+) -> dict[str, object] | None:
+    """The jury's points, rank, award and words on an entry, where its stage publishes them."""
+    if not entry.collection.publishes("awards") or entry.collection.kind != "contest":
+        return None
+    award = entry.award
+    points, zero = _points(entry, record)
+    if zero and award is not None and (award.rank is not None or award.award):
+        raise SiteError(
+            f"entry {entry.name!r} is incorrect by the checker and scores 0 "
+            "(unsound_scores_zero), yet has a rank or an award: set 'allowed = true' in its "
+            "[[awards]] if the jury allows it (art. 2C), or remove them",
+            source=where,
+        )
+    if award is None and points is None:
+        return None
+    return {
+        "rank": award.rank if award else None,
+        "label": _label(lang, f"award_{award.award}") if award and award.award else "",
+        "text": localized(award.text, lang) if award else "",
+        "allowed": bool(award and award.allowed),
+        "points": None if points is None else _number(points),
+        "zero": zero,
+    }
 
 
 def _claims(entry: Entry, lang: str) -> list[dict[str, str]]:
@@ -643,20 +806,31 @@ def thumbnail_path(entry: Entry) -> str:
     return f"assets/rulebook/problems/{entry.digest}.svg"
 
 
-def _row(entry: Entry, site: ProblemSite, lang: str, root: str) -> dict[str, object]:
-    record = site.record(entry)
-    grade = _grade(record)
+def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> dict[str, object]:
+    """What a collection's table and the index show of an entry, at its contest's stage."""
     collection = entry.collection
+    solutions = collection.publishes("solutions")
+    record = site.record(entry) if solutions else None
+    grade = _grade(record) if solutions else "unpublished"
+    if collection.kind == "examples":
+        composer = _label(lang, "example_credit")
+    elif not collection.publishes("composers"):
+        composer = _label(lang, "anonymous")
+    else:
+        composer = entry.composer
+    award = _award(entry, record, lang, where=where)
     return {
         "number": entry.number,
         "name": entry.name,
         "title": entry.title,
-        "href": f"{root}problemen/{collection.slug}/{entry.slug}/",
+        "href": f"{home(root, lang)}problemen/{collection.slug}/{entry.slug}/",
         "thumb": f"{root}{thumbnail_path(entry)}",
-        "composer": (
-            _label(lang, "example_credit") if collection.kind == "examples" else entry.composer
+        "composer": composer,
+        "publication": (
+            entry.publication
+            if collection.kind != "examples" and collection.publishes("composers")
+            else ""
         ),
-        "publication": entry.publication if collection.kind != "examples" else "",
         "collection": localized(collection.title, lang),
         "collection_slug": collection.slug,
         "variant": entry.variant,
@@ -666,8 +840,12 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str) -> dict[str, obj
         "grade_label": _label(lang, grade),
         "grade_class": _grade_class(grade),
         "findings": _findings(record, lang),
-        "points": entry.points,
-        "claims": _claims(entry, lang),
+        "points": award["points"] if award else None,
+        "zero": bool(award and award["zero"]),
+        "rank": award["rank"] if award else None,
+        "award": award["label"] if award else "",
+        "allowed": bool(award and award["allowed"]),
+        "claims": _claims(entry, lang) if solutions else [],
     }
 
 
@@ -677,9 +855,11 @@ def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, ro
     filterable by a small script; the plain table works without it."""
     slug = _fields(text, where=where).get("collection", "")
     collection = site.collection(slug, where=where)
-    for entry in collection.entries:
-        site.checked_record(entry, where=where)
-    rows = [_row(entry, site, lang, root) for entry in collection.entries]
+    solutions = collection.publishes("solutions")
+    if solutions:
+        for entry in collection.entries:
+            site.checked_record(entry, where=where)
+    rows = [_row(entry, site, lang, root, where) for entry in collection.entries]
     facts = [
         (_label(lang, "kind"), _label(lang, f"kind_{collection.kind}")),
         (_label(lang, "date"), collection.date),
@@ -697,8 +877,12 @@ def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, ro
         facts=[(label, value) for label, value in facts if value],
         source_url=collection.source_url if collection.source_url.startswith("https://") else "",
         rows=rows,
-        counts=_counts(rows, lang),
+        counts=_counts(rows, lang) if solutions else [],
+        solutions=solutions,
+        legend=_legend(lang, root) if solutions else None,
         has_points=any(row["points"] is not None for row in rows),
+        has_ranks=any(row["rank"] is not None for row in rows),
+        has_awards=any(row["award"] for row in rows),
         has_claims=any(row["claims"] for row in rows),
         variants=sorted({str(row["variant"]) for row in rows}),
         grades=[(g, _label(lang, g)) for g in GRADES],
@@ -706,11 +890,22 @@ def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, ro
     )
 
 
+def _legend(lang: str, root: str) -> dict[str, object]:
+    """What a jury report's grades and criteria mean, with a link to the articles."""
+    return {
+        "rules_href": f"{home(root, lang)}regels/fries-spel/#h-art-2",
+        "grades": [
+            (_grade_class(g), _label(lang, g), _label(lang, f"grade_meaning_{g}")) for g in GRADES
+        ],
+        "criteria": [(name, _label(lang, f"criterion_{name}")) for name in CRITERIA],
+    }
+
+
 def _counts(rows: list[dict[str, object]], lang: str) -> list[tuple[str, str, int]]:
     counted = Counter(str(row["grade"]) for row in rows)
     return [
         (_grade_class(grade), _label(lang, grade), counted[grade])
-        for grade in (*GRADES, "unchecked")
+        for grade in (*GRADES, "unchecked", "unpublished")
         if counted[grade]
     ]
 
@@ -720,11 +915,13 @@ def render_index(text: str, *, lang: str, where: str, site: ProblemSite, root: s
     diagram, filterable by variant, grade, pieces and collection and searchable by composer,
     collection and title (the list works without the script)."""
     wanted = _fields(text, where=where).get("variant", "")
-    every = {c.slug: [_row(e, site, lang, root) for e in c.entries] for c in site.collections}
+    every = {
+        c.slug: [_row(e, site, lang, root, where) for e in c.entries] for c in site.collections
+    }
     collections = [
         {
             "title": localized(c.title, lang),
-            "href": f"{root}problemen/{c.slug}/",
+            "href": f"{home(root, lang)}problemen/{c.slug}/",
             "kind": _label(lang, f"kind_{c.kind}"),
             "date": c.date,
             "count": len(c.entries),

@@ -207,13 +207,17 @@ def test_collection_page_is_a_jury_report(tmp_path: Path) -> None:
     html = render_collection("collection: test", lang="en", where="c.md:1", site=site, root="../")
     assert 'data-grade="correct"' in html and "12.5" in html  # grade and points
     assert "final award" in html and "anticipation (B. Solver)" in html
-    assert '<a href="../problemen/test/01/">1</a>' in html
+    # the page's own language: English pages live under en/, the thumbnails at the root
+    assert '<a href="../en/problemen/test/01/">1</a>' in html
+    assert 'src="../assets/rulebook/problems/' in html
+    dutch = render_collection("collection: test", lang="nl", where="c.md:1", site=site, root="../")
+    assert '<a href="../problemen/test/01/">1</a>' in dutch
 
 
 def test_problem_index_lists_every_problem_with_its_grade(tmp_path: Path) -> None:
     site = make_site(tmp_path, with_verdict=True)
     html = render_index("", lang="en", where="i.md:1", site=site, root="")
-    assert '<a href="problemen/test/01/">Offer op 1</a>' in html and ">correct<" in html
+    assert '<a href="en/problemen/test/01/">Offer op 1</a>' in html and ">correct<" in html
     assert 'data-text="offer op 1 a. composer het blad, 1990 test"' in html
     assert "no problems yet" in render_index(
         "variant: frisian", lang="en", where="i.md:1", site=site, root=""
