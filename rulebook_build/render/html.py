@@ -266,7 +266,7 @@ def player_html(spec: DiagramSpec, *, lang: str, id_prefix: str, lines: Sequence
         f'<div class="rb-player-controls" role="group" '
         f'aria-label="{escape(text(lang, "player"))}">{"".join(buttons)}</div>'
         f'<p class="rb-player-status" role="status" aria-live="polite" aria-atomic="true"></p>'
-        f'<p class="rb-player-help" id="{id_prefix}-keys" hidden>'
+        f'<p class="rb-player-help" id="{id_prefix}-keys">'
         f"{escape(keys)}</p></div>",
         f'<p class="rb-player-moves"><span class="rb-player-moves-label">'
         f'{escape(text(lang, "moves"))}:</span> <span class="rb-player-move-list">'

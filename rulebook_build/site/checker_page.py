@@ -42,6 +42,7 @@ BUNDLE_PARTS: Final = (
     "__init__.py",
     "errors.py",
     "cachedir.py",
+    "lifetime.py",
     "browser.py",
     "rules",
     "notation",

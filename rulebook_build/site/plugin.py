@@ -88,7 +88,7 @@ from rulebook_build.site.search import SEARCH_WORKER_SOURCE, refine_index
 log = get_plugin_logger("rulebook")
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
-ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js")
+ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js", "scroll-regions.js")
 WORKER_FILES: Final = ("checker-worker.js", "prover-host.js")
 """Assets that are not page scripts: the checker's worker is started by checker.js and imports
 the host of the WebAssembly search."""

@@ -189,6 +189,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_other": "claim",
         "report_note": "Per inzending het oordeel van het controleprogramma van deze site; de "
         "jury weegt het mee.",
+        "skip_to_player": "Naar de oplossing stap voor stap",
         "unpublished": "volgt",
         "solutions_later": "De oplossing en het oordeel worden gepubliceerd wanneer de "
         "oplostijd van de wedstrijd voorbij is.",
@@ -276,6 +277,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_anticipation": "anticipation",
         "claim_other": "claim",
         "report_note": "Each entry's grade by the site's checker; the jury weighs it.",
+        "skip_to_player": "Skip to the solution step by step",
         "unpublished": "to follow",
         "solutions_later": "The solution and the verdict are published when the contest's "
         "solving period has ended.",
@@ -364,6 +366,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "claim_other": "claim",
         "report_note": "Per ynstjoering it oardiel fan it kontrôleprogramma fan dizze side; "
         "de sjuery weaget it mei.",
+        "skip_to_player": "Nei de oplossing stap foar stap",
         "unpublished": "folget",
         "solutions_later": "De oplossing en it oardiel wurde publisearre as de oplostiid fan "
         "de wedstriid foarby is.",

@@ -159,6 +159,7 @@ def test_the_problem_page_says_what_comes_later_or_shows_the_grade_first(staged:
         assert "anoniem tot de uitslag" in page and 'id="beoordeling"' not in page
     else:
         # the grade at the top, before the diagram; the whole verdict further down
+        assert "Winnende sleutelzetten: 6-1." in page  # the verdict's keys, as text
         top = page.index('class="rb-problem-grade"')
         assert top < page.index("rb-diagram") < page.index('id="beoordeling"')
     if stage in ("preliminary", "final"):

@@ -6,7 +6,9 @@
  * while the player has focus.  A player with other lines (a cook, a dual, a false solution)
  * has a button per line and the Up and Down keys to switch between them; the status line
  * (aria-live) says which line is shown.  Captures move leg by leg; the captured pieces fade as the
- * capturing piece passes and leave the board when the move is complete.
+ * capturing piece passes and leave the board when the move is complete.  Each move of the move
+ * list becomes a button that shows the position after it (aria-current marks the shown move);
+ * the line of key help under the buttons stays visible.
  *
  * The script knows no rules: the page embeds, per step, the route, the captured squares,
  * the placement after the move, the status line and the board description, all computed
@@ -35,6 +37,7 @@
     this.timer = null;
     this.playing = false;
     this.animating = false;
+    var self = this;
 
     var start = root.querySelector(".rb-player-begin svg");
     var board = start.cloneNode(true);
@@ -51,7 +54,20 @@
 
     this.status = root.querySelector(".rb-player-status");
     this.moveList = root.querySelector(".rb-player-move-list");
+    var written = root.querySelectorAll(".rb-player-move");
+    for (var m = 0; m < written.length; m++) {
+      written[m].parentNode.replaceChild(
+        moveButton(Number(written[m].getAttribute("data-ply")), written[m].textContent),
+        written[m]
+      );
+    }
     this.moves = root.querySelectorAll(".rb-player-move");
+    this.moveList.addEventListener("click", function (event) {
+      var move = event.target.closest ? event.target.closest(".rb-player-move") : null;
+      if (move) {
+        self.jump(Number(move.getAttribute("data-ply")));
+      }
+    });
     this.line = 0;
     this.lineButtons = root.querySelectorAll(".rb-player-line");
     var switcher = root.querySelector(".rb-player-lines");
@@ -65,7 +81,6 @@
       }
     }
     this.buttons = {};
-    var self = this;
     var buttons = root.querySelectorAll(".rb-player-button");
     for (var i = 0; i < buttons.length; i++) {
       var button = buttons[i];
@@ -86,6 +101,16 @@
       self.onKey(event);
     });
     this.render(0, false);
+  }
+
+  /* A move of the move list: a button that shows the position after ply `ply`. */
+  function moveButton(ply, label) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "rb-player-move";
+    button.setAttribute("data-ply", String(ply));
+    button.textContent = label;
+    return button;
   }
 
   function renameIds(svg, suffix) {
@@ -201,14 +226,10 @@
       this.moveList.removeChild(this.moveList.firstChild);
     }
     for (var i = 0; i < line.moves.length; i++) {
-      var span = document.createElement("span");
-      span.className = "rb-player-move";
-      span.setAttribute("data-ply", String(line.moves[i][0]));
-      span.textContent = line.moves[i][1];
       if (i > 0) {
         this.moveList.appendChild(document.createTextNode(" "));
       }
-      this.moveList.appendChild(span);
+      this.moveList.appendChild(moveButton(line.moves[i][0], line.moves[i][1]));
     }
     this.moves = this.moveList.querySelectorAll(".rb-player-move");
     for (var j = 0; j < this.lineButtons.length; j++) {
