@@ -100,21 +100,14 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
 from rulebook_build.rules import VARIANTS, find_variant
 
-# measured: every International 4-piece class, 46 million slots, in 2091 s in Python on a busy
-# 2-core machine (25 µs a slot when the machine is idle; the king classes are the slow ones)
-SECONDS_PER_SLOT = 45e-6
-# the compiled builder, measured: every 5-piece class of both kinds (3.68 billion slots) with
-# --jobs 2 on 2 cores in 8 min 44 s, 918 s of CPU (0.25 µs a slot; the king classes are the slow
-# ones), as the estimate below counts it (slots / 2 / jobs)
-NATIVE_SECONDS_PER_SLOT = 0.28e-6
-# Fries Spel, measured with two pairs at once: the 4-piece classes with men and kings, 18 million
-# slots a pair in 11 s (0.62 µs a slot), 1m3k v 1k (0.88 billion slots) in 617 s (0.70 µs)
-FRISIAN_NATIVE_SECONDS_PER_SLOT = 0.7e-6
-# the 6-piece pairs by slices, measured before the builder's speed-up of November 2026: 0.54 µs
-# a slot with a man, 0.64 to 0.98 with kings only; after it, 4 kings v 2 kings (564 million
-# slots, one slice) took 165 s, 0.29 µs a slot; the pairs with men are not measured again, so
-# the estimate stays on the safe side
-SLICED_SECONDS_PER_SLOT = 0.5e-6
+# The seconds a slot of each builder, for the estimate printed before a build (slots / 2 /
+# jobs). They are measured on the 2-core development machine, the king classes being the slow
+# ones, and rounded up so that the estimate stays on the safe side; the measurements are in
+# benchmarks/README.md ("Table builds").
+SECONDS_PER_SLOT = 45e-6  # the Python builder, on a busy machine
+NATIVE_SECONDS_PER_SLOT = 0.28e-6  # the compiled builder, International
+FRISIAN_NATIVE_SECONDS_PER_SLOT = 0.7e-6  # the compiled builder, Fries Spel (art. 17 runs)
+SLICED_SECONDS_PER_SLOT = 0.5e-6  # the 6-piece pairs, built by slices
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
