@@ -383,9 +383,14 @@ class Watch:
 
 
 def dom_shape(page: Any) -> list[list[Any]]:
+    """Every element's tag and attribute names, leaving out what scroll-regions.js adds to a
+    table that scrolls sideways (named in its ``data-rb-scroll-region``): whether a table is
+    wider than its column depends on the length of its text, which the twin does not share."""
     shaped = page.evaluate(
-        "() => [...document.querySelectorAll('*')]"
-        ".map(e => [e.tagName, [...e.attributes].map(a => a.name).sort()])"
+        "() => [...document.querySelectorAll('*')].map(e => {"
+        " const added = (e.getAttribute('data-rb-scroll-region') || '').split(' ');"
+        " return [e.tagName, [...e.attributes].map(a => a.name)"
+        ".filter(n => n !== 'data-rb-scroll-region' && !added.includes(n)).sort()]; })"
     )
     assert isinstance(shaped, list)
     return shaped
