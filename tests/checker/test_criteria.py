@@ -10,14 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
+from rulebook_build.checker.budget import Work
+from rulebook_build.checker.criteria import Problem
+from rulebook_build.checker.criteria.final import criterion_f, criterion_g
+from rulebook_build.checker.criteria.second import criterion_c, find_cooks
+from rulebook_build.checker.criteria.start import start_criteria, white_ahead
+from rulebook_build.checker.grade import Cook
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
-from rulebook_build.notation.replay import move_notation, replay
-from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.position import to_move
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
@@ -284,3 +291,345 @@ def test_a_first_move_settled_after_the_search_of_the_keys_counts_as_a_key() -> 
     assert judgement.winning_keys == [key for key in keys if verdicts[key] == "proved"]
     assert set(judgement.winning_keys) == {"12-7", "12-8"}
     assert "12-8" in judgement.criteria["A"].detail and "12-7" in judgement.criteria["A"].detail
+
+
+# ------------------------------------------------------------------ B1: Black's last move
+
+
+@pytest.mark.parametrize(
+    ("fen", "last"),
+    [
+        # each position has exactly one legal last move of Black (quiet, or one capture)
+        ("W:W10:B14", "9-14"),  # a man stepped down to the right
+        ("W:W13:B19", "14-19"),  # ... to the left, 13 being occupied
+        ("W:W11:BK6", "1-6"),  # a king from square 1
+        ("W:W14,K24:BK15", "4-15"),  # a king slid two squares
+        ("W:W22,K19:BK36", "47-36"),  # ... two squares up
+        ("W:W29,K39:BK50", "45-50"),  # a man crowned on arrival, not a king that moved
+        ("W:W32,K23:BK46", "41-46"),  # ... on 46, the first square of the row
+        ("W:W30:B40", "29x40"),  # a man took one piece
+        ("W:W37:B36", "27x36"),  # ... on the edge, where the first direction leads off the board
+        ("W:W29,44:BK45", "34x45"),  # a king took one piece
+        ("W:W28,38,K40:B39", "30x39"),  # from the second direction: 28 blocks the first
+        ("W:W26:B1", "12x1"),  # a man took backwards, to the corner
+    ],
+)
+def test_b1_finds_the_one_last_move_black_can_have_played(fen: str, last: str) -> None:
+    position = parse_fen(fen, variant=INTERNATIONAL)
+    report = check_reachable(position)
+    assert report.status == "pass" and report.message == "b1_pass"
+    assert report.last_move == last
+    white, black = sum(position.count(True)), sum(position.count(False))
+    assert report.args == {
+        "white": white,
+        "black": black,
+        "captured_black": 20 - black,
+        "captured_white": 20 - white,
+        "last": last,
+    }
+
+
+@pytest.mark.parametrize(
+    ("fen", "legal"),
+    [
+        # a king that took onto the back row (from 5, 10, ... or 37, 32 being empty)
+        (
+            "W:W13,20,45:BK24,K46",
+            {"5x46", "10x46", "14x46", "19x46", "23x46", "28x46", "32x46", "37x46"},
+        ),
+        # a king took, after a man whose captures would have begun on the back row (B40 from 49)
+        ("W:W34,K12:B40,K35", {"2x35", "8x35", "13x35", "19x35", "24x35"}),
+    ],
+)
+def test_b1_finds_a_last_capture_of_a_king(fen: str, legal: set[str]) -> None:
+    assert check_reachable(parse_fen(fen, variant=INTERNATIONAL)).last_move in legal
+
+
+def test_b1_reads_the_last_move_by_the_problems_own_rules() -> None:
+    # from 23, Black would have had to take 33 orthogonally (Fries Spel art. 7): only 24-29
+    assert check_reachable(parse_fen("W:W33:B29", variant=FRISIAN)).last_move == "24-29"
+    assert check_reachable(parse_fen("W:W33:B29", variant=INTERNATIONAL)).last_move == "23-29"
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("W:W6,7:B1", "b1_no_last_move"),  # no square to come from, nothing to have taken
+        ("B:W31:B18", "b1_black_to_move"),
+        ("W:B28", "b1_no_white"),
+    ],
+)
+def test_b1_fails_with_the_reason(fen: str, message: str) -> None:
+    report = check_reachable(parse_fen(fen, variant=INTERNATIONAL))
+    assert (report.status, report.message, report.args) == ("fail", message, {})
+    assert report.last_move is None
+
+
+def test_b1_counts_kings_with_the_men_up_to_twenty_a_side() -> None:
+    men, kings = range(31, 47), [1, 2, 3, 4]  # 16 and 4
+    assert (
+        check_reachable(
+            Position.from_squares(white_men=men, white_kings=kings, black_men=[9])
+        ).status
+        == "pass"
+    )
+    crowded = Position.from_squares(white_men=[*men, 47], white_kings=kings, black_men=[9])
+    report = check_reachable(crowded)
+    assert (report.status, report.message, report.args) == (
+        "fail",
+        "b1_white_pieces",
+        {"count": 21},
+    )
+    men, kings = range(6, 22), [47, 48, 49, 50]
+    assert (
+        check_reachable(
+            Position.from_squares(white_men=[46], black_men=men, black_kings=kings)
+        ).status
+        == "pass"
+    )
+    crowded = Position.from_squares(white_men=[46], black_men=[*men, 22], black_kings=kings)
+    report = check_reachable(crowded)
+    assert (report.status, report.message, report.args) == (
+        "fail",
+        "b1_black_pieces",
+        {"count": 21},
+    )
+
+
+# ------------------------------------------------------------------ B2: material, a king as two men
+
+
+@pytest.mark.parametrize(
+    ("white", "white_kings", "black", "black_kings", "ahead"),
+    [
+        ([31, 32, 33], [], [5, 6, 7], [], False),  # level
+        ([31, 32, 33, 34], [], [5, 6, 7], [], True),
+        ([31], [46], [5, 6, 7], [], False),  # a king and a man are three
+        ([31, 32], [46], [5, 6, 7], [], True),
+        ([31], [46], [5, 6], [], True),
+        ([31, 32, 33], [], [5], [3], False),  # a black king and a man are three too
+        ([31, 32, 33, 34], [], [5], [3], True),
+        ([31, 32, 33, 34], [], [5, 6], [3], False),
+    ],
+)
+def test_b2_counts_a_king_as_two_men(
+    white: list[int], white_kings: list[int], black: list[int], black_kings: list[int], ahead: bool
+) -> None:
+    position = Position.from_squares(
+        white_men=white, white_kings=white_kings, black_men=black, black_kings=black_kings
+    )
+    assert white_ahead(position) is ahead
+    b2 = start_criteria(position)["B2"]
+    if ahead:
+        assert (b2.status, b2.message) == ("fail", "b2_fail")
+        assert b2.args == {
+            "white_men": len(white),
+            "white_kings": len(white_kings),
+            "black_men": len(black),
+            "black_kings": len(black_kings),
+        }
+    else:
+        assert (b2.status, b2.message) == ("pass", "b2_pass")
+        assert b2.args == {
+            "white": len(white) + len(white_kings),
+            "black": len(black) + len(black_kings),
+        }
+
+
+def test_b1_of_the_start_criteria_is_the_reachability_report() -> None:
+    position = parse_fen("W:W13:B19", variant=INTERNATIONAL)
+    b1 = start_criteria(position)["B1"]
+    assert (b1.status, b1.message, b1.args["last"]) == ("pass", "b1_pass", "14-19")
+    b1 = start_criteria(parse_fen("W:W6,7:B1", variant=INTERNATIONAL))["B1"]
+    assert (b1.status, b1.message) == ("fail", "b1_no_last_move")
+
+
+def test_b3_lists_the_kings_and_b4_the_captures_white_has_at_the_start() -> None:
+    kings = Position.from_squares(white_men=[31], white_kings=[10], black_men=[5], black_kings=[9])
+    b3 = start_criteria(kings)["B3"]
+    assert (b3.status, b3.message, b3.args) == ("fail", "b3_fail", {"squares": "9, 10"})
+    quiet = start_criteria(parse_fen("W:W31,32:B5,6", variant=INTERNATIONAL))
+    assert (quiet["B3"].status, quiet["B3"].message) == ("pass", "b3_pass")
+    assert (quiet["B4"].status, quiet["B4"].message) == ("pass", "b4_pass")
+    en_prise = start_criteria(parse_fen("W:W28,29:B22,24", variant=INTERNATIONAL))["B4"]
+    assert (en_prise.status, en_prise.message) == ("fail", "b4_fail")
+    assert en_prise.args == {"captures": "28x17, 29x20"}
+    # Black to move with a capture: B4 is about White's first move
+    black = Position.from_squares(white_men=[28], black_men=[23], white_to_move=False)
+    assert black.has_capture()
+    assert start_criteria(black)["B4"].status == "pass"
+
+
+# ------------------------------------------------------------------ F and G without a solution
+
+
+def bare_problem(fen: str, replayed: ReplayedGame | None) -> Problem:
+    position = parse_fen(fen, variant=INTERNATIONAL)
+    judgement = Judgement(source="<test>", event=None, variant="international", fen=fen)
+    work = Work()  # one second of counted work for the search and the criteria, as --deterministic
+    return Problem(
+        INTERNATIONAL,
+        position,
+        replayed,
+        ProofSearch(INTERNATIONAL, timer=work),
+        root_node(INTERNATIONAL, position.state()),
+        Clock(1.0, work),
+        judgement,
+        {},
+    )
+
+
+def test_f_and_g_are_undecided_without_a_solution_to_read() -> None:
+    fen = "W:W12,18:B9,25"
+    games, errors = read_pdn(f'[FEN "{fen}"]\n\n*\n', source="<test>")
+    assert not errors
+    for replayed in (None, replay(games[0], variant=INTERNATIONAL)):  # none, or no moves
+        problem = bare_problem(fen, replayed)
+        f = criterion_f(problem)
+        assert (f.status, f.message) == ("undecided", "f_no_solution")
+        g = criterion_g(problem)
+        assert (g.status, g.message) == ("undecided", "no_solution")
+    # nor without the solution when the win is proved and a walk is there
+    problem = bare_problem(fen, None)
+    problem.walk, problem.judgement.white_wins = TreeWalk(), "proved"
+    g = criterion_g(problem)
+    assert (g.status, g.message) == ("undecided", "no_solution")
+
+
+MIDDLE_GAME = "W:W27,28,31,32,33,34,36,37,38,39:B12,13,14,16,17,18,19,21,22,23"
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "message"),
+    [
+        (A3, "pass", "f_white_wins"),  # Black cannot move at the end
+        ('[FEN "W:W12,18:B9,25"]\n\n1. 18-13 9x7 *\n', "fail", "f_black_wins"),  # nor White
+        ('[FEN "W:W12,18:B9,25"]\n\n1. 12-7 9-13 2. 18x9 *\n', "pass", "f_pass"),  # proved
+        ('[FEN "W:W31:B5,6,7"]\n\n1. 31-27 *\n', "fail", "f_fail"),  # refuted
+        (f'[FEN "{MIDDLE_GAME}"]\n\n1. 33-29 *\n', "undecided", "f_undecided"),
+    ],
+)
+def test_f_reads_where_the_solution_ends(text: str, status: str, message: str) -> None:
+    games, errors = read_pdn(text, source="<test>")
+    assert not errors
+    fen = games[0].fen or ""
+    problem = bare_problem(fen, replay(games[0], variant=INTERNATIONAL))
+    f = criterion_f(problem)
+    assert (f.status, f.message) == (status, message)
+    assert f.args == ({"fen": "B:W27:B5,6,7"} if message == "f_fail" else {})
+    # F has 30 % of the time left (one second of work here), whatever the search can use
+    assert problem.clock.timer.now() <= 0.3 + 0.01
+
+
+def test_g_reads_the_duals_of_the_final_phase_only() -> None:
+    games, errors = read_pdn(A3, source="<test>")
+    assert not errors
+    fen = games[0].fen or ""
+    problem = bare_problem(fen, replay(games[0], variant=INTERNATIONAL))
+    problem.judgement.white_wins = "proved"
+    final = ("6-1", "32x12", "1x31", "36x18")  # the final phase begins after 36x18
+    fault = Dual(final, ("11x13", "11x22"), "cook", on_main=True)
+    remark = Dual(final, ("11x13", "11x22"), "variation", on_main=False)
+    off_main = Dual(final, ("11x13", "11x22"), "cook", on_main=False)
+    ignored = [
+        Dual(final[:2], ("1x31", "1x40"), "cook", on_main=True),  # before the final phase
+        Dual(final, ("11x13", "11x22"), "landing", on_main=True),  # information
+        Dual((), ("6-1", "6-2"), "cook", on_main=True),  # a second key: criterion C's
+    ]
+
+    def g(duals: list[Dual], **walk: int | bool) -> tuple[str, str, dict[str, object]]:
+        problem.walk = TreeWalk(duals=duals, **walk)  # type: ignore[arg-type]
+        found = criterion_g(problem)
+        return found.status, found.message, dict(found.args)
+
+    assert g(ignored) == ("pass", "g_pass", {})
+    moves = {"line": " ".join(final), "moves": "11x13 / 11x22"}
+    assert g([*ignored, remark, fault]) == ("fail", "g_fail", moves)
+    assert g([*ignored, fault], undecided=1, complete=False) == ("fail", "g_fail", moves)
+    assert g([*ignored, remark]) == ("remark", "g_remark", moves)
+    assert g([off_main]) == ("remark", "g_remark", moves)
+    assert g([remark], undecided=1) == ("undecided", "g_undecided", {})
+    assert g([remark], open_moves=1) == ("undecided", "g_undecided", {})
+    assert g([], complete=False) == ("undecided", "g_undecided", {})
+    problem.judgement.white_wins = "undecided"
+    assert g([fault]) == ("undecided", "no_solution", {})
+
+
+# ------------------------------------------------------------------ C: the keys and the walk
+
+
+def test_c_reports_the_first_finding_in_order_of_weight() -> None:
+    problem = bare_problem("W:W12,18:B9,25", None)
+    judgement = problem.judgement
+
+    def c(
+        duals: list[Dual] | None = None, keys: dict[str, str] | None = None, **walk: int | bool
+    ) -> tuple[str, str, dict[str, object]]:
+        problem.walk = None if duals is None else TreeWalk(duals=duals, **walk)  # type: ignore[arg-type]
+        problem.keys = keys or {}
+        found = criterion_c(problem)
+        return found.status, found.message, dict(found.args)
+
+    assert c([]) == ("undecided", "not_proved", {})
+    judgement.white_wins = "proved"
+    faults = [Dual(("12-7", f"9-1{i}"), ("7-2", "7-1"), "cook", on_main=True) for i in range(4)]
+    remarks = [
+        Dual(("12-7", f"9-1{i}"), ("7-2", "7-1"), "variation", on_main=False) for i in range(4)
+    ]
+    shown = [[f"12-7 9-1{i}", "7-2 / 7-1"] for i in range(4)]
+    assert c([]) == ("pass", "c_pass", {"count": 0})
+    assert c([], positions=12) == ("pass", "c_pass", {"count": 12})
+    assert c(None) == ("undecided", "no_solution", {})
+    # up to three duals are shown, and how many more there are
+    assert c(faults[:3]) == ("fail", "c_cook_line", {"duals": shown[:3]})
+    assert c(faults) == ("fail", "c_cook_line_more", {"duals": shown[:3], "count": 1})
+    assert c(remarks[:3]) == ("remark", "c_remark", {"duals": shown[:3]})
+    assert c(remarks) == ("remark", "c_remark_more", {"duals": shown[:3], "count": 1})
+    # a fault is reported before anything open; a remark only when nothing is
+    assert c([*remarks, faults[0]], undecided=2) == ("fail", "c_cook_line", {"duals": shown[:1]})
+    open_keys = {"12-7": "proved", "12-8": "undecided", "18-13": "refuted", "18-14": "undecided"}
+    assert c(remarks, open_keys, undecided=1, open_moves=1) == (
+        "undecided",
+        "c_undecided_keys",
+        {"keys": "12-8, 18-14", "later": 2},
+    )
+    assert c(remarks, undecided=2) == ("undecided", "c_undecided", {"later": 2})
+    assert c(remarks, open_moves=1) == ("undecided", "c_undecided", {"later": 1})
+    assert c(remarks, complete=False) == ("undecided", "c_undecided_cut", {"later": 0})
+    # a second winning key: a cook, whatever the walk found
+    judgement.winning_keys = ["12-7", "12-8"]
+    judgement.cooks = [Cook("12-8", ("12-8", "9-13", "18x9"), False)]
+    lines = "12-8 9-13 18x9 ..."
+    assert c(faults) == ("fail", "c_cook", {"keys": "12-7, 12-8", "lines": lines})
+    judgement.cooks.append(Cook("12-9", ("12-9",), True))
+    assert c([]) == (
+        "fail",
+        "c_cook_combination",
+        {"keys": "12-7, 12-8", "lines": lines + "; 12-9 ..."},
+    )
+
+
+def test_c_finds_a_cook_when_two_keys_win() -> None:
+    problem = bare_problem("W:W12,18:B9,25", None)
+    for _raw, child in problem.search.expand(problem.root):
+        problem.search.prove(child, seconds=3.0)  # counted work, as the search of the keys
+    problem.judgement.winning_keys = ["12-7", "12-8"]
+    problem.judgement.solution.key = "12-7"
+    (cook,) = find_cooks(problem)
+    assert cook.key == "12-8" and cook.line[0] == "12-8" and len(cook.line) >= 3
+    assert cook.combination is False  # a man walking to the crown sacrifices nothing
+    problem.judgement.winning_keys = ["12-7"]
+    assert find_cooks(problem) == []
+
+
+def test_g_without_a_black_capture_reads_the_whole_solution() -> None:
+    fen = "W:W12,18:B9,25"
+    games, errors = read_pdn(f'[FEN "{fen}"]\n\n1. 12-7 9-13 2. 18x9 *\n', source="<test>")
+    assert not errors
+    problem = bare_problem(fen, replay(games[0], variant=INTERNATIONAL))
+    problem.judgement.white_wins = "proved"
+    # Black never captures: the final phase is the whole solution, from the first Black reply
+    problem.walk = TreeWalk(duals=[Dual(("12-7", "9-14"), ("7-2", "7-1"), "variation", False)])
+    g = criterion_g(problem)
+    assert (g.status, g.message) == ("remark", "g_remark")
+    assert g.args == {"line": "12-7 9-14", "moves": "7-2 / 7-1"}

@@ -11,14 +11,27 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.analysis import ended, is_combination, transposes
+from rulebook_build.checker import analysis
+from rulebook_build.checker.analysis import (
+    DUAL_KINDS,
+    LEVEL,
+    Clock,
+    SolutionWalker,
+    _Cursor,
+    ended,
+    is_combination,
+    published_states,
+    transposes,
+)
+from rulebook_build.checker.budget import Work
 from rulebook_build.checker.judge import Judge, Judgement
+from rulebook_build.checker.search import ProofSearch
 from rulebook_build.checker.tables.endgame import EndgameTables
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.cli import main
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn
-from rulebook_build.notation.replay import move_notation
+from rulebook_build.notation.replay import move_notation, replay
 from rulebook_build.rules import INTERNATIONAL, Move, Position
 
 
@@ -140,6 +153,68 @@ def test_a_move_that_transposes_back_into_the_solution_is_information() -> None:
     assert transposes(INTERNATIONAL, play(start, "32-27").state(), targets) is True
 
 
+def test_a_transposition_is_looked_for_three_plies_deep_against_every_reply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 32-27 first: after 5-10 31-26, Black's 10-14 and 10-15 both lead into the tree
+    start = Position.from_squares(white_men=[31, 32], black_men=[5])
+    line = play(start, "31-26", "5-10", "32-27")
+    after_14, after_15 = play(line, "10-14").state(), play(line, "10-15").state()
+    moved = play(start, "32-27").state()
+    assert transposes(INTERNATIONAL, moved, frozenset({after_14, after_15})) is True
+    # one Black reply that stays out is enough to keep it out; White needs only one way in
+    assert transposes(INTERNATIONAL, moved, frozenset({after_14})) is False
+    # a count of the moves generated, not time: 7 are just enough to get there, 6 are not
+    monkeypatch.setattr(analysis, "TRANSPOSE_NODES", 7)
+    assert transposes(INTERNATIONAL, moved, frozenset({after_14, after_15})) is True
+    monkeypatch.setattr(analysis, "TRANSPOSE_NODES", 6)
+    assert transposes(INTERNATIONAL, moved, frozenset({after_14, after_15})) is False
+
+
+def test_each_kind_of_second_move_by_where_it_is_played() -> None:
+    start = Position.from_squares(white_men=[31, 32], black_men=[5])
+    targets = frozenset({play(start, "31-26", "5-10", "32-27").state()})
+    walker = SolutionWalker(INTERNATIONAL, ProofSearch(INTERNATIONAL), targets, Clock(1.0))
+    chosen, again, other = move(start, "31-26"), move(start, "32-27"), move(start, "32-28")
+    assert walker._kind(start, again, chosen, "main") == "transposition"
+    assert walker._kind(start, other, chosen, "main") == "cook"
+    assert walker._kind(start, other, chosen, "variation") == "variation"
+    assert walker._kind(start, other, chosen, "forced") == "variation"
+    assert walker._kind(start, again, chosen, "deviation") == "deviation"
+    landing = play(
+        parse_fen("W:W14,30,40:B13,28,35"), "40-34", "35x24", "14-10", "13-18", "10-4", "18-22"
+    )
+    first = move(landing, "4x27")
+    assert walker._kind(landing, move(landing, "4x31"), first, "main") == "landing"
+    assert [LEVEL[kind] for kind in DUAL_KINDS] == ["fail", "remark", "info", "info", "info"]
+
+
+def test_the_published_tree_is_read_move_by_move_with_its_variations() -> None:
+    games, errors = read_pdn(IN_A_VARIATION, source="<test>")
+    assert not errors
+    main = replay(games[0], variant=INTERNATIONAL).main
+    start = main.start
+    # 1. 13-9 23-28 (1... 24-29 2. 9-3) 2. 9-4: every position, the start and the variation's
+    states = published_states(start, main)
+    assert start.state() in states
+    assert play(start, "13-9", "24-29", "9-3").state() in states
+    assert play(start, "13-9", "23-28", "9-4").state() in states
+    # after 13-9: Black's main move, the variation's first move, and a reply of neither
+    cursor = _Cursor(main, 1)
+    after_key = play(start, "13-9")
+    assert cursor.expected() == move(after_key, "23-28")
+    assert cursor.after(move(after_key, "23-28")) == _Cursor(main, 2)
+    (variation,) = main.moves[1].variations
+    assert cursor.after(move(after_key, "24-29")) == _Cursor(variation, 1)
+    assert cursor.after(move(after_key, "24-30")) is None
+
+
+def test_a_black_side_without_a_move_is_no_transposition() -> None:
+    stuck = Position.from_squares(white_men=[46, 47], black_men=[41], white_to_move=False)
+    assert not stuck.legal_moves()
+    assert transposes(INTERNATIONAL, stuck.state(), frozenset()) is False
+
+
 def test_the_end_of_the_problem_is_a_matter_of_material_only() -> None:
     men_against_men = Position.from_squares(white_men=[31, 32, 33], black_men=[5, 6, 7])
     assert ended(men_against_men, 6) is None
@@ -162,6 +237,17 @@ def test_a_cook_line_is_a_combination_when_white_gives_and_takes_more() -> None:
     assert is_combination(start, moves[:2]) is False  # given, not yet taken back
     quiet = Position.from_squares(white_men=[15, 38], black_men=[16, 31])
     assert is_combination(quiet, [move(quiet, "15-10")]) is False
+
+
+def test_what_black_took_is_added_up_over_the_line() -> None:
+    # Black takes one, then one more: White's two back only restore the balance
+    start = Position.from_squares(
+        white_men=[15, 29, 31], black_men=[13, 14, 24, 26, 30], white_to_move=False
+    )
+    line = ["24x33", "15-10", "26x37", "10x8"]
+    moves = [move(play(start, *line[:i]), notation) for i, notation in enumerate(line)]
+    assert [len(m.captured_set) for m in moves] == [1, 0, 1, 2]
+    assert is_combination(start, moves) is False
 
 
 def test_a_man_that_stops_a_cook_has_a_purpose(tables: CheckerTables) -> None:
@@ -242,3 +328,17 @@ def test_the_report_puts_faults_first_and_lists_every_dual_with_its_kind(
     record = json.loads(capsys.readouterr().out)
     assert record["grade"] == "incorrect" and record["verdict"] == "unsound"
     assert record["summary"].startswith("incorrect: C cook in the combination")
+
+
+def test_the_clock_of_a_judgement_counts_down_on_its_timer() -> None:
+    work = Work()  # counted work, set by hand here
+    clock = Clock(2.0, work)
+    assert (clock.now(), clock.left(), clock.share(0.25)) == (0.0, 2.0, 0.5)
+    assert clock.budget(0.3) == pytest.approx(0.6)
+    assert clock.budget(0.01) == 0.05  # at least enough for a short search
+    work.spent = 1.5
+    assert clock.left() == 0.5 and clock.share(0.5) == 0.25
+    work.spent = 1.98
+    assert clock.budget(0.5) == pytest.approx(0.02)  # never past the end
+    work.spent = 3.0
+    assert clock.left() == 0.0 and clock.budget(0.5) == 0.0

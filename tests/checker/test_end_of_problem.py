@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from rulebook_build.checker import analysis
 from rulebook_build.checker.analysis import SMALL_ENDING, ended
 from rulebook_build.rules import FRISIAN, Position
 
@@ -97,3 +98,10 @@ def test_no_move_for_the_side_to_move_is_the_end_whatever_the_material() -> None
         variant=FRISIAN, white_men=[11, 16, 17, 26], black_men=[6], white_to_move=False
     )
     assert ended(blocked, BIG) == "game over"
+
+
+def test_the_walk_counts_the_pieces_of_both_sides_at_the_start() -> None:
+    # the small-ending rule compares with this count: three white men and two black ones are
+    # five, so a walk of this problem stops once four are left
+    assert analysis._pieces(men([31, 32, 33], [5, 6])) == 5
+    assert analysis._pieces(men([31], [5, 6, 7], white_kings=[46], black_kings=[3])) == 6
