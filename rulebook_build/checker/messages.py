@@ -27,7 +27,9 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "b1_black_to_move": "Black is to move: a problem starts with White to move",
         "b1_no_white": "White has no pieces",
         "b1_no_last_move": "Black has no legal last move into this position (no quiet move or "
-        "single capture leads here from a legal position with Black to move)",
+        "capture leads here from a legal position with Black to move)",
+        "b1_undecided": "undecided: no legal last move of Black was found among the first "
+        "{tried} positions it could have been played from, and not every one was tried",
         "b1_pass": "necessary conditions hold: {white} white and {black} black pieces "
         "({captured_black} black and {captured_white} white pieces captured), Black's last move "
         "could be {last}; no game from the start position was constructed (not proven reachable)",
@@ -98,8 +100,9 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "b1_black_to_move": "zwart is aan zet: een probleem begint met wit aan zet",
         "b1_no_white": "wit heeft geen stukken",
         "b1_no_last_move": "zwart heeft geen reglementaire laatste zet naar deze stand (geen "
-        "gewone zet of enkelvoudige slag leidt hierheen vanuit een reglementaire stand met zwart "
-        "aan zet)",
+        "gewone zet of slag leidt hierheen vanuit een reglementaire stand met zwart aan zet)",
+        "b1_undecided": "onbeslist: onder de eerste {tried} standen waaruit zwart gespeeld kan "
+        "hebben is geen reglementaire laatste zet gevonden, en niet alle zijn geprobeerd",
         "b1_pass": "aan de noodzakelijke voorwaarden is voldaan: {white} witte en {black} zwarte "
         "stukken ({captured_black} zwarte en {captured_white} witte geslagen), de laatste zet van "
         "zwart kan {last} zijn geweest; er is geen partij vanuit de beginstand samengesteld (niet "
@@ -175,7 +178,9 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "b1_black_to_move": "swart is oan set: in probleem begjint mei wyt oan set",
         "b1_no_white": "wyt hat gjin stikken",
         "b1_no_last_move": "swart hat gjin reglemintêre lêste set nei dizze stân (gjin gewoane "
-        "set of inkelde slach liedt hjirhinne út in reglemintêre stân mei swart oan set)",
+        "set of slach liedt hjirhinne út in reglemintêre stân mei swart oan set)",
+        "b1_undecided": "net besletten: ûnder de earste {tried} stannen dêr't swart út spile hawwe "
+        "kin is gjin reglemintêre lêste set fûn, en net allegear binne besocht",
         "b1_pass": "oan de needsaaklike betingsten is foldien: {white} wite en {black} swarte "
         "stikken ({captured_black} swarte en {captured_white} wite slein), de lêste set fan swart "
         "kin {last} west ha; der is gjin partij út de begjinstân gearstald (net bewiisd "

@@ -369,11 +369,14 @@ def test_b1_counts_kings_with_the_men_up_to_twenty_a_side() -> None:
     men, kings = range(31, 47), [1, 2, 3, 4]  # 16 and 4
     assert (
         check_reachable(
-            Position.from_squares(white_men=men, white_kings=kings, black_men=[9])
+            Position.from_squares(white_men=men, white_kings=kings, black_men=[15])
         ).status
         == "pass"
     )
-    crowded = Position.from_squares(white_men=[*men, 47], white_kings=kings, black_men=[9])
+    # on 9, the black man came from 3 or 4 (White's kings) or took a piece: a 21st white piece
+    full = Position.from_squares(white_men=men, white_kings=kings, black_men=[9])
+    assert check_reachable(full).message == "b1_no_last_move"
+    crowded = Position.from_squares(white_men=[*men, 47], white_kings=kings, black_men=[15])
     report = check_reachable(crowded)
     assert (report.status, report.message, report.args) == (
         "fail",

@@ -1,0 +1,110 @@
+"""B1's search for Black's last move: every kind of move a game can end a turn with.
+
+The property test plays Black's legal moves forward from random positions and asks B1 about the
+result: a position reached by a legal move must never fail B1.  The hand-made positions below are
+the kinds of last move that the search once missed (a king's long capture, a man crowned by its
+capture, captures of several pieces, orthogonal captures in Fries Spel).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulebook_build.checker import legality
+from rulebook_build.checker.legality import check_reachable, find_last_black_move
+from rulebook_build.errors import PositionError
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
+
+
+def _placement(position: Position) -> tuple[int, int, int, int]:
+    return (position.white_men, position.white_kings, position.black_men, position.black_kings)
+
+
+def _random_before(rng: random.Random, variant: Variant) -> Position | None:
+    squares = rng.sample(range(1, 51), rng.randint(3, 12))
+    cut = rng.randint(1, len(squares) - 1)
+    white, black = squares[:cut], squares[cut:]
+    kings = set(rng.sample(squares, rng.randint(0, len(squares) // 2)))
+    try:
+        return Position.from_squares(
+            white_men=[s for s in white if s not in kings],
+            white_kings=[s for s in white if s in kings],
+            black_men=[s for s in black if s not in kings],
+            black_kings=[s for s in black if s in kings],
+            white_to_move=False,
+            variant=variant,
+        )
+    except PositionError:  # a man on its promotion row
+        return None
+
+
+@pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def test_a_position_reached_by_a_legal_black_move_passes_b1(variant: Variant) -> None:
+    rng = random.Random(20261127)
+    kinds: dict[str, int] = {"quiet": 0, "capture": 0, "long": 0, "crowned": 0}
+    checked = 0
+    while checked < 400:
+        before = _random_before(rng, variant)
+        if before is None:
+            continue
+        moves = before.legal_moves()
+        captures = [m for m in moves if m.captured]
+        if not moves:
+            continue
+        move = rng.choice(captures or moves)
+        after = before.play(move)
+        if not (after.white_men | after.white_kings):
+            continue
+        checked += 1
+        report = check_reachable(after)
+        assert report.status == "pass", (before, move, report.detail)
+        kinds["capture" if move.captured else "quiet"] += 1
+        kinds["long"] += len(move.captured) > 1
+        kinds["crowned"] += bool(after.black_kings & ~before.black_kings)
+    # the sample reaches each kind of last move often enough to mean something
+    assert min(kinds.values()) >= 10, kinds
+
+
+@pytest.mark.parametrize(
+    ("fen", "variant", "last"),
+    [
+        # a king took from afar and landed two squares beyond the piece (22 over 31 onto 36)
+        ("W:W18,K32,K33:BK36", INTERNATIONAL, "22x36"),
+        # a man crowned by the capture that ended on the back row (38 over 42 onto 47)
+        ("W:W20,K33,K36,K37:BK47", INTERNATIONAL, "38x47"),
+        # Fries Spel: 9 came up from 29 over 19 (art. 7); by the International rules, 8-13
+        ("W:W10,18,35,49,K48:B9,13", FRISIAN, "29x9"),
+        ("W:W10,18,35,49,K48:B9,13", INTERNATIONAL, "8-13"),
+        # ... and sideways, from 9 over 8 onto 7
+        ("W:W13,21:B7,26,27,33,43,K44,K45,K47,K49", FRISIAN, "9x7"),
+    ],
+)
+def test_b1_finds_long_crowning_and_orthogonal_captures(
+    fen: str, variant: Variant, last: str
+) -> None:
+    position = parse_fen(fen, variant=variant)
+    report = check_reachable(position)
+    assert (report.status, report.message, report.last_move) == ("pass", "b1_pass", last)
+
+
+def test_b1_is_undecided_when_the_search_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a black man on 1 with White's men on 6 and 7: in Fries Spel every capture route onto 1
+    # could continue over 7, so no candidate works and the routes multiply
+    position = parse_fen("W:W6,7:B1", variant=FRISIAN)
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", 50)
+    report = check_reachable(position)
+    assert (report.status, report.message, report.args) == (
+        "undecided",
+        "b1_undecided",
+        {"tried": 50},
+    )
+    with pytest.raises(legality.SearchTooLarge):
+        find_last_black_move(position)
+
+
+def test_b1_fails_only_after_trying_every_route() -> None:
+    # International: the man on 1 came from nowhere (6 and 7 are White's, nothing was taken)
+    assert check_reachable(parse_fen("W:W6,7:B1", variant=INTERNATIONAL)).status == "fail"
