@@ -27,8 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.judge import Judge
-from rulebook_build.notation.fen import parse_fen
+from rulebook_build.checker.front import Checker
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
 
@@ -87,9 +86,14 @@ def main() -> int:
     proved = with_key = 0
     grades: Counter[str] = Counter()
     for game in problems:
-        position = parse_fen(game.fen or "", variant=INTERNATIONAL)
-        judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
-        judgement = judge.judge(game, position, seconds=args.time_limit, full=args.full)
+        checker = Checker(
+            tables=tables is not None,
+            compiled=prover is not None,
+            opened={INTERNATIONAL.name: tables} if tables is not None else {},
+        )
+        judgement = checker.judge(
+            game, variant=INTERNATIONAL, seconds=args.time_limit, full=args.full
+        )
         times.append(judgement.seconds)
         key = judgement.solution.key
         proved += judgement.white_wins == "proved"

@@ -20,9 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.judge import Judge
+from rulebook_build.checker.front import Checker
 from rulebook_build.checker.tables.kinds import checker_tables
-from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
@@ -55,9 +54,8 @@ def main() -> int:
         nodes = undecided = 0
         seconds = 0.0
         for game in problems:
-            position = parse_fen(game.fen or "", variant=variant)
-            judge = Judge(variant, tables=tables, prover=prover)
-            judgement = judge.judge(game, position, seconds=args.time_limit, full=False)
+            checker = Checker(compiled=prover is not None, opened={variant.name: tables})
+            judgement = checker.judge(game, variant=variant, seconds=args.time_limit, full=False)
             name = game.tag("Event") or "?"
             rows.setdefault(name, {})[variant.name] = (
                 judgement.white_wins,

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.checker.criteria.idle import without
-from rulebook_build.checker.judge import Judge
+from rulebook_build.checker.front import Checker
 from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
@@ -47,8 +47,8 @@ def main() -> int:
         games, _errors = read_pdn_file(path)
         for game in (g for g in games if g.is_problem):
             position = parse_fen(game.fen or "", variant=INTERNATIONAL)
-            judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
-            judgement = judge.judge(game, position, seconds=args.time_limit)
+            checker = Checker(opened={INTERNATIONAL.name: tables})
+            judgement = checker.judge(game, variant=INTERNATIONAL, seconds=args.time_limit)
             try:
                 steps = replay(game, variant=INTERNATIONAL).main.moves
             except Exception:
@@ -72,7 +72,7 @@ def main() -> int:
                 if search.prove(child, seconds=5.0).verdict != "proved":
                     continue  # the old rule does not call it idle (or could not say)
                 colour = "white" if piece.is_white else "black"
-                use = judge._idle.uses.get(square, "not examined")
+                use = checker.last_judge._idle.uses.get(square, "not examined")  # type: ignore[union-attr]
                 outcomes[f"{colour} {use}"] += 1
                 print(
                     f"{path.name} {game.tag('Event')}: {colour} man on {square}: old rule idle, "

@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rulebook_build.checker import wasm  # noqa: E402
-from rulebook_build.checker.judge import Judge  # noqa: E402
+from rulebook_build.checker.front import Checker  # noqa: E402
 from rulebook_build.checker.tables import remote  # noqa: E402
 from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
-from rulebook_build.notation.replay import game_variant, start_position  # noqa: E402
+from rulebook_build.notation.replay import game_variant  # noqa: E402
 from tests.checker.wasm_host import WasmtimeHost  # noqa: E402
 
 
@@ -60,11 +60,9 @@ def main() -> int:
             fetch = remote.folder_fetch(folder, requests)
             site = remote.site_checker_tables(variant, manifest, fetch)
             site.host = WasmtimeHost(program, site)
-            judge = Judge(variant, tables=site, prover=site.prover())
+            checker = Checker(opened={variant.name: site})
             began = time.perf_counter()
-            judgement = judge.judge(
-                game, start_position(game, variant), seconds=args.time_limit, by_work=True
-            )
+            judgement = checker.judge(game, variant=variant, seconds=args.time_limit, by_work=True)
             used = sum(len(t._cache) for t in site.remote.values())
             print(
                 f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} "

@@ -26,9 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from work_rates import problem, side_by_side, side_by_side_arguments
 
 from rulebook_build.checker import search
-from rulebook_build.checker.judge import Judge
+from rulebook_build.checker.front import Checker
 from rulebook_build.checker.tables.kinds import checker_tables
-from rulebook_build.notation.replay import start_position
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = ROOT / "problems/verdicts.jsonl"
@@ -63,8 +62,8 @@ def worker(problems: list[str], seconds: float) -> None:
         game, variant = problem(spec)
         tables = checker_tables(variant)
         walked.clear()
-        Judge(variant, tables=tables, prover=tables.prover()).judge(
-            game, start_position(game, variant), seconds=seconds, by_work=True
+        Checker(opened={variant.name: tables}).judge(
+            game, variant=variant, seconds=seconds, by_work=True
         )
         unchecked = sorted(choices for done, choices in walked.values() if not done)
         print(json.dumps({"problem": spec, "unchecked": unchecked}), flush=True)

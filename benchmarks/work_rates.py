@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import budget, native, search
-from rulebook_build.checker.judge import Judge, problem_digest
+from rulebook_build.checker.front import Checker
+from rulebook_build.checker.judge import problem_digest
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
@@ -129,10 +130,10 @@ def worker(problems: list[str], seconds: float) -> None:
     for spec in problems:
         game, variant = problem(spec)
         tables = checker_tables(variant)
-        judge = Judge(variant, tables=tables, prover=tables.prover())
+        checker = Checker(opened={variant.name: tables})
         before = (dict(meters.positions), dict(meters.seconds))
         started = time.perf_counter()
-        judgement = judge.judge(game, start_position(game, variant), seconds=seconds, by_work=True)
+        judgement = checker.judge(game, variant=variant, seconds=seconds, by_work=True)
         row = {
             "problem": spec,
             "wall": time.perf_counter() - started,

@@ -19,20 +19,24 @@ the page as text only.
     open_tables(variant, manifest, fetch, host)   the site's tables (and compiled search)
     check(problem, seconds, lang)     the judgement, as ``rulebook check --json`` prints it
     pdn(problem)                      the problem as a PDN file for a contest
+    similar_index(text), similar(problem, lang)   the published problems most like it
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from rulebook_build.checker import wasm
-from rulebook_build.checker.judge import CRITERIA, Judge
+from rulebook_build.checker.front import Checker
+from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
-from rulebook_build.checker.search import NATIVE_FROM_SECONDS, ProofSearch
 from rulebook_build.checker.tables import tablefile
 from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker_tables
 from rulebook_build.errors import RulebookError
@@ -45,6 +49,12 @@ from rulebook_build.notation.replay import game_variant, line_text, replay, star
 from rulebook_build.notation.resolve import move_notation, resolve_move
 from rulebook_build.render.html import player_html
 from rulebook_build.rules import Move, Variant, find_variant
+from rulebook_build.similar import cache
+from rulebook_build.similar.index import Collection as SimilarCollection
+from rulebook_build.similar.index import Index
+from rulebook_build.similar.records import read_file
+from rulebook_build.similar.search import queries, search
+from rulebook_build.similar.words import describe
 
 GAMETYPES: Final = {"international": 20, "frisian": 40}
 MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
@@ -320,55 +330,6 @@ def pdn(problem_json: str) -> str:
     return json.dumps({"pdn": text})
 
 
-class _CountingJudge(Judge):
-    """A judge whose searches report their nodes (Python's and the compiled search's),
-    summed, to ``counted``."""
-
-    def __init__(self, variant: Variant, counted: Callable[[int], None] | None, **options: Any):
-        self._counted = counted
-        self._searches: list[ProofSearch] = []
-        super().__init__(variant, **options)
-
-    def _new_search(self) -> ProofSearch:
-        prover = self._session or self.prover
-        search = ProofSearch(
-            self.variant,
-            tables=self.tables,
-            prover=None if prover is None else _Reporting(prover, self._report_after),
-            timer=self._timer,
-            progress=self._report,
-        )
-        self._searches.append(search)
-        return search
-
-    def _report(self, _nodes: int) -> None:
-        if self._counted is not None:
-            self._counted(self.nodes())
-
-    def _report_after(self, nodes: int) -> None:
-        """After a compiled search: its nodes, before the search adds them to its count."""
-        if self._counted is not None:
-            self._counted(self.nodes() + nodes)
-
-    def nodes(self) -> int:
-        return sum(search.nodes + search.native_nodes for search in self._searches)
-
-
-class _Reporting:
-    """The compiled search of a judgement, telling ``after`` its nodes once each search is
-    done (the page's counter would otherwise wait for the Python search's next report)."""
-
-    def __init__(self, prover: Any, after: Callable[[int], None]) -> None:
-        self.prover = prover
-        self.after = after
-        self.from_seconds = getattr(prover, "from_seconds", NATIVE_FROM_SECONDS)
-
-    def solve(self, state: Any, clocks: Any, **options: Any) -> Any:
-        answer = self.prover.solve(state, clocks, **options)
-        self.after(answer.nodes)
-        return answer
-
-
 def command_line(seconds: float) -> str:
     """The command a jury runs to get the same judgement (the page counts in work too)."""
     return f"rulebook check --json --deterministic --time-limit {seconds:g} problem.pdn"
@@ -395,14 +356,33 @@ def check(
         game = games[0]
         variant = game_variant(game)
         assert variant is not None
-        position = start_position(game, variant)
+        start_position(game, variant)  # a bad FEN is said here, located in the text
     except RulebookError as error:
         return json.dumps({"error": _located(error, text, lang)})
     started = time.perf_counter()
     tables = _OPEN.get(variant.name)
     prover = tables.prover() if tables is not None else None
-    judge = _CountingJudge(variant, counted, tables=tables, progress=progress, prover=prover)
-    judgement = judge.judge(game, position, seconds=float(seconds), full=True, by_work=True)
+    checker = Checker(
+        tables=tables is not None,
+        compiled=prover is not None,
+        opened={variant.name: tables} if tables is not None else {},
+    )
+    searched = [0]
+
+    def heard(count: int) -> None:
+        searched[0] = count
+        if counted is not None:
+            counted(count)
+
+    judgement = checker.judge(
+        game,
+        variant=variant,
+        seconds=float(seconds),
+        full=True,
+        by_work=True,
+        progress=progress,
+        nodes=heard,
+    )
     judgement.seconds = time.perf_counter() - started
     record = judgement.as_json()
     rows = []
@@ -414,10 +394,88 @@ def check(
         )
     record["report"] = {
         "rows": rows,
-        "nodes": judge.nodes(),
+        "nodes": searched[0],
         "tables": tables.pieces if tables else 0,
         "compiled": isinstance(prover, wasm.HostedProver),
         "command": command_line(float(seconds)),
         "solution_error": _solution_error(judgement.solution.error, text, lang),
     }
     return json.dumps(record)
+
+
+# --- the anticipation search over the site's published problems ------------------------------
+
+_SIMILAR: dict[str, Any] = {}
+"""The shipped index (``site/relatives.shipped_index``), read once for the worker's life:
+``index`` and, per file's source, its ``pages`` and ``titles``."""
+
+
+def similar_index(text: str) -> str:
+    """Read the site's shipped index; ``{"problems": n}``."""
+    document = json.loads(text)
+    index = Index()
+    pages: dict[str, dict[str, list[str]]] = {}
+    titles: dict[str, dict[str, str]] = {}
+    for number, file in enumerate(document["files"]):
+        kept = cache.decode(base64.b64decode(file["data"]), {"shipped": document["format"]})
+        if kept is None:
+            raise ValueError(f"the site's problem index is damaged (file {number + 1})")
+        record, bits = kept
+        about = file["collection"]
+        variant = find_variant(about["variant"]) if about["variant"] else None
+        collection = SimilarCollection(
+            key=file["source"].rsplit("/", 1)[0],
+            title=about["title"]["en"],
+            composer_tag=about["composer_tag"],
+            publication_tag=about["publication_tag"],
+            date=about["date"],
+            variant=variant,
+        )
+        index.add(file["source"], collection, record, bits)
+        pages[file["source"]] = file["pages"]
+        titles[file["source"]] = about["title"]
+    _SIMILAR.update(index=index, pages=pages, titles=titles)
+    return json.dumps({"problems": sum(len(p) for p in pages.values())})
+
+
+def similar(problem_json: str, lang: str = "en", limit: int = 5) -> str:
+    """The published problems most like the problem on the page, best first: ``{"matches":
+    [{"href", "name", "title", "by", "likeness", "reason", "anticipation"}]}`` (``href``
+    relative to the site's home in the page's language), or ``{"error"}``."""
+    index = _SIMILAR.get("index")
+    if index is None:
+        raise RuntimeError("similar_index() was not called")
+    text = _pdn_text(json.loads(problem_json))
+    _games, errors = read_pdn(text, source="<problem>")
+    if errors:
+        return json.dumps({"error": _error(errors[0])})
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "problem.pdn"
+        path.write_text(text, encoding="utf-8")
+        record = read_file(path)
+        found = queries(index, str(path), record, SimilarCollection(str(path), "problem"))
+    if record.errors or not found:
+        fault = record.errors[0] if record.errors else None
+        message = fault.message if fault is not None else "not a problem"
+        return json.dumps({"error": {"message": message, "text": message}})
+    matches = []
+    for match in search(index, found[0], limit):
+        source, _colon, line = match.source.rpartition(":")
+        page = _SIMILAR["pages"].get(source, {}).get(line)
+        if page is None:
+            continue
+        href, title, name = page
+        collection = _SIMILAR["titles"][source].get(lang) or _SIMILAR["titles"][source]["en"]
+        matches.append(
+            {
+                "href": href,
+                "name": f"{collection}, {name}",
+                "title": title,
+                "by": ", ".join(t for t in (match.composer, match.published) if t),
+                "likeness": f"{round(match.score * 100)}%",
+                "reason": describe(match.about, lang),
+                # the problem on the page is not published: whatever is, came first
+                "anticipation": match.anticipation,
+            }
+        )
+    return json.dumps({"matches": matches})

@@ -34,7 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebook_build.checker.judge import Judge, Judgement
+from rulebook_build.checker.front import Checker
+from rulebook_build.checker.judge import Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
 from rulebook_build.checker.tables.kinds import checker_tables
@@ -351,8 +352,10 @@ class Composer:
         games, errors = read_pdn(text, source="<composed>")
         if errors or len(games) != 1:
             raise RuntimeError(f"the composed PDN does not read: {errors}")
-        judge = Judge(self.variant, tables=self.tables)
-        return judge.judge(games[0], position, seconds=self.judge_seconds)
+        # the Python search only: the composer's runs are repeated on any machine
+        opened = {self.variant.name: self.tables} if self.tables is not None else {}
+        checker = Checker(tables=self.tables is not None, compiled=False, opened=opened)  # type: ignore[dict-item]
+        return checker.judge(games[0], variant=self.variant, seconds=self.judge_seconds)
 
     @staticmethod
     def idle_men(judgement: Judgement) -> list[tuple[str, int]]:

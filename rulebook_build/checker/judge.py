@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rulebook_build.checker.analysis import (
     Clock,
@@ -38,7 +39,14 @@ from rulebook_build.checker.grade import (
     verdict_of,
 )
 from rulebook_build.checker.native import NativeProver, ProverSession
-from rulebook_build.checker.search import Node, ProofSearch, ProverLike, TableLike, root_node
+from rulebook_build.checker.search import (
+    NATIVE_FROM_SECONDS,
+    Node,
+    ProofSearch,
+    ProverLike,
+    TableLike,
+    root_node,
+)
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.pdn import PdnGame, write_game
@@ -94,11 +102,17 @@ class Judge:
         tables: TableLike | None = None,
         progress: Callable[[str], None] | None = None,
         prover: ProverLike | None = None,
+        nodes: Callable[[int], None] | None = None,
     ) -> None:
+        """``progress`` hears what is being examined (a line of text); ``nodes`` the positions
+        searched so far by the judge's searches, the Python and the compiled one together, as
+        they report them."""
         self.variant = variant
         self.tables = tables
         self.progress = progress
         self.prover = prover
+        self.on_nodes = nodes
+        self._searches: list[ProofSearch] = []
         self.alternative_seconds: float | None = None
         self._judgement: Judgement | None = None  # the one under way
         self._timer: Timer = WALL  # what the one under way counts its seconds on
@@ -108,8 +122,31 @@ class Judge:
         self._idle = IdleMen(self._new_search)
 
     def _new_search(self) -> ProofSearch:
-        prover = self._session or self.prover
-        return ProofSearch(self.variant, tables=self.tables, prover=prover, timer=self._timer)
+        prover: ProverLike | None = self._session or self.prover
+        if self.on_nodes is None:
+            return ProofSearch(self.variant, tables=self.tables, prover=prover, timer=self._timer)
+        search = ProofSearch(
+            self.variant,
+            tables=self.tables,
+            prover=None if prover is None else _Reporting(prover, self._report_after),
+            timer=self._timer,
+            progress=self._report,
+        )
+        self._searches.append(search)
+        return search
+
+    def nodes(self) -> int:
+        """The positions searched so far (counted only with a ``nodes`` hook)."""
+        return sum(search.nodes + search.native_nodes for search in self._searches)
+
+    def _report(self, _nodes: int) -> None:
+        if self.on_nodes is not None:
+            self.on_nodes(self.nodes())
+
+    def _report_after(self, nodes: int) -> None:
+        """After a compiled search: its nodes, before the search adds them to its count."""
+        if self.on_nodes is not None:
+            self.on_nodes(self.nodes() + nodes)
 
     def _say(self, message: str) -> None:
         if self.progress is not None:
@@ -542,3 +579,18 @@ class Judge:
             return []
         main = replayed.main.engine_moves() if replayed else ()
         return [move_notation(p, m) for p, m in principal_line(search, root, position, main)]
+
+
+class _Reporting:
+    """A judgement's compiled search, telling ``after`` its nodes once each search is done (a
+    counter would otherwise wait for the Python search's next report)."""
+
+    def __init__(self, prover: ProverLike, after: Callable[[int], None]) -> None:
+        self.prover = prover
+        self.after = after
+        self.from_seconds = getattr(prover, "from_seconds", NATIVE_FROM_SECONDS)
+
+    def solve(self, state: Any, clocks: Any, **options: Any) -> Any:
+        answer = self.prover.solve(state, clocks, **options)
+        self.after(answer.nodes)
+        return answer

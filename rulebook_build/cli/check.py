@@ -17,8 +17,8 @@ its kind and level, to the report (the JSON always has them all, in ``duals``).
 Before the first problem the endgame tables are built where they are missing: every class of up
 to 4 pieces, and the 5-piece classes with ``rulebook tables --pieces 5 --pack``: by default
 for International (about 9 minutes once on 2 cores), for Frisian only with ``--table-pieces 5``
-(hours: see ``FIVE_PIECE_COST``).  Tables in the cache are used whatever ``--table-pieces``
-says, and the grades do not depend on them: larger tables only decide more.
+(hours: ``FIVE_PIECE_COST`` in ``checker/front.py``).  Tables in the cache are used whatever
+``--table-pieces`` says, and the grades do not depend on them: larger tables only decide more.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from itertools import product
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker.judge import CRITERIA, Judge, Judgement, problem_digest
+from rulebook_build.checker.front import FIVE_PIECE_COST, Checker, has_five
+from rulebook_build.checker.judge import CRITERIA, Judgement, problem_digest
 from rulebook_build.checker.native import machine_cores
-from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES
+from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
@@ -48,8 +48,6 @@ from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
     from distributed import Client
-
-    from rulebook_build.checker.tables.kinds import CheckerTables
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -140,102 +138,30 @@ def _files(arguments: list[str]) -> tuple[list[Path], list[str]]:
     return files, errors
 
 
-def _tables(
-    variant: Variant,
-    cache: dict[str, CheckerTables],
-    enabled: bool,
-    build_pieces: int | None = 4,
-) -> CheckerTables | None:
-    """The tables of a variant for this process, built first where they are missing: the
-    classes of up to 4 pieces, and with ``build_pieces=5`` (the command's own process only)
-    the 5-piece classes; None: the variant's default (``DEFAULT_TABLE_PIECES``)."""
-    if not enabled:
-        return None
-    if build_pieces is None:
-        build_pieces = DEFAULT_TABLE_PIECES[variant.name]
-    if build_pieces >= 5 and variant.name not in cache:
-        _build_five(variant)
-    if variant.name not in cache:
-        from rulebook_build.checker.tables.kinds import checker_tables
-
-        # the small classes are built here; the larger ones if 'rulebook tables' built them
-        tables = checker_tables(variant)
-        if tables.missing():
-            # before any problem's clock starts: a build inside a proof would eat its time
-            print(
-                f"building the endgame tables of up to {tables.max_pieces} pieces for "
-                f"{variant.name} (once, after a change to the rules; "
-                f"{FIRST_BUILD.get((variant.name, tables.max_pieces), 'about a minute')})",
-                file=sys.stderr,
-                flush=True,
-            )
-            seconds = tables.prepare_missing()
-            print(f"  done in {seconds:.0f} s", file=sys.stderr, flush=True)
-        tables.prover()  # compiled here on first use, not inside a problem's time
-        cache[variant.name] = tables
-    return cache[variant.name]
+def _announce(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
-def _build_five(variant: Variant) -> None:
-    """Build the 5-piece classes with 'rulebook tables --pieces 5 --pack' where the compiled
-    builder can and they are not in the cache: a problem's cook may only be provable through
-    them (PWCP-2's A4: 17-12 wins through endings of two kings and men against men and a king,
-    which no search settles without the tables)."""
-    from rulebook_build.checker.tables.kinds import checker_tables
-    from rulebook_build.cli import main as command
+def _build(variant: Variant, pieces: int) -> None:
+    """The larger tables, built as 'rulebook tables --pieces N --pack' builds them (what it
+    says goes to standard error: standard output is the report's)."""
+    from rulebook_build.cli.tables import build_tables
 
-    tables = checker_tables(variant)
-    if tables.pure.native_program() is None:
-        return  # no C compiler: 'rulebook tables' would refuse, the 4-piece tables serve
-    if _has_five(tables):
-        return
-    print(
-        f"building the 5-piece endgame tables for {variant.name} with 'rulebook tables "
-        f"--variant {variant.name} --pieces 5 --pack' (once, after a change to the rules; "
-        f"{FIVE_PIECE_COST[variant.name]}; Ctrl-C stops it and the next run goes on where it "
-        "stopped; '--table-pieces 4' starts at once and decides fewer problems)",
-        file=sys.stderr,
-        flush=True,
-    )
-    with contextlib.redirect_stdout(sys.stderr):  # standard output is the report's
-        status = command(["tables", "--variant", variant.name, "--pieces", "5", "--pack"])
-    if status == 130:  # Ctrl-C stops the command, not only its tables (they resume next time)
-        raise KeyboardInterrupt
-    if status != 0:
-        print(
-            "the 5-piece tables were not built: judging with those of up to 4 pieces",
-            file=sys.stderr,
-            flush=True,
-        )
+    with contextlib.redirect_stdout(sys.stderr):
+        build_tables(variant, pieces, jobs=machine_cores(), pack=True)
 
 
-FIVE_PIECE_COST: Final = {
-    "international": "about 9 minutes on 2 cores, 0.3 GB kept",
-    "frisian": "about 2.6 hours on 2 cores and 60 GB of disk while it builds, 1.2 GB kept",
-}
-"""What 'rulebook tables --pieces 5 --pack' costs (figures in benchmarks/README.md)."""
+_CHECKERS: dict[tuple[bool, bool], Checker] = {}
+"""This process's checkers, by (tables, compiled): the command's own, made by ``run`` with
+its table options, or a worker's (``--jobs``, a cluster), which uses the tables the command
+made ready."""
 
 
-FIVE_PIECE_CLASSES: Final = frozenset(
-    (a, b, c, 5 - a - b - c)
-    for a, b, c in product(range(6), repeat=3)
-    if a + b + c <= 5 and 0 < a + b < 5
-)
-"""Every class of 5 pieces (side to move first: men, kings, then the other side's), 44."""
-
-
-def _has_five(tables: CheckerTables) -> bool:
-    """Whether the cache holds every 5-piece class of both kinds, built or packed (a build
-    stopped halfway is taken up again)."""
-    return set(tables.classes()) >= FIVE_PIECE_CLASSES
-
-
-FIRST_BUILD: Final = {
-    ("international", 4): "about 20 s",
-    ("frisian", 4): "about 2 minutes and 1 GB of disk",
-}
-"""What the first build of the checker's own tables costs on a 2-core machine (the two kinds
-built at once), as the command announces it; the figures are in benchmarks/README.md."""
+def _checker(tables: bool, compiled: bool) -> Checker:
+    key = (tables, compiled)
+    if key not in _CHECKERS:
+        _CHECKERS[key] = Checker(tables=tables, compiled=compiled, announce=_announce)
+    return _CHECKERS[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,23 +229,19 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
     return steps, status
 
 
-_WORKER_TABLES: dict[str, CheckerTables] = {}
-
-
 def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgement:
-    """Judge one problem (in this process or a worker of ``--jobs``)."""
+    """Judge one problem (in this process or a worker of ``--jobs`` or a cluster)."""
+    checker = _checker(task.tables, task.compiled)
     variant = find_variant(task.variant)
-    position = start_position(task.game, variant)
-    tables = _tables(variant, _WORKER_TABLES, task.tables)
-    judge = Judge(
-        variant,
-        tables=tables,
-        progress=progress,
-        prover=tables.prover() if tables is not None and task.compiled else None,
-    )
+    checker.tables_of(variant)  # ready before the clock starts
     started = time.perf_counter()
-    judgement = judge.judge(
-        task.game, position, seconds=task.seconds, full=task.full, by_work=task.by_work
+    judgement = checker.judge(
+        task.game,
+        variant=variant,
+        seconds=task.seconds,
+        full=task.full,
+        by_work=task.by_work,
+        progress=progress,
     )
     judgement.seconds = time.perf_counter() - started
     return judgement
@@ -340,7 +262,15 @@ def run(args: argparse.Namespace) -> int:
         # a scheduler that does not answer is said at once, before any table is built
         client = connect(stack, args.cluster) if args.cluster else None
         for task in tasks:  # every table is built before any clock starts, here, once
-            _tables(find_variant(task.variant), _WORKER_TABLES, task.tables, args.table_pieces)
+            if (task.tables, task.compiled) not in _CHECKERS:
+                _CHECKERS[task.tables, task.compiled] = Checker(
+                    tables=task.tables,
+                    compiled=task.compiled,
+                    table_pieces=args.table_pieces,
+                    build=_build,
+                    announce=_announce,
+                )
+            _CHECKERS[task.tables, task.compiled].tables_of(find_variant(task.variant))
         wanted = machine_cores() if args.jobs is None else args.jobs
         jobs = min(wanted, max(1, len(tasks)))
         single = jobs == 1 and not args.cluster
@@ -394,8 +324,8 @@ def _suggest_tables(variants: set[str]) -> None:
     """After a run that left problems undecided: name the larger tables that settle more of
     them, where they can be built and are not in the cache."""
     for name in sorted(variants):
-        tables = _WORKER_TABLES.get(name)
-        if tables is None or _has_five(tables):
+        tables = next((c.ready()[name] for c in _CHECKERS.values() if name in c.ready()), None)
+        if not isinstance(tables, CheckerTables) or has_five(tables):
             continue
         if name == "international":
             print(

@@ -98,7 +98,7 @@ from rulebook_build.checker.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
-from rulebook_build.rules import VARIANTS, find_variant
+from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 # The seconds a slot of each builder, for the estimate printed before a build (slots / 2 /
 # jobs). They are measured on the 2-core development machine, the king classes being the slow
@@ -195,9 +195,16 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= 64:
         raise RulebookError(f"--jobs must be 1 to 64, not {args.jobs}")
     variant = find_variant(args.variant)
-    pieces = min(args.pieces, 5)
-    # two kinds per class: pure values refute, values with count rules prove (endgame.py)
-    kinds = [
+    if args.list or args.verify or args.prune or args.export or args.install:
+        return _look_after(variant, args)
+    build_tables(variant, args.pieces, jobs=args.jobs, pack=args.pack, cluster=args.cluster)
+    return 0
+
+
+def _kinds(variant: Variant, pieces: int) -> list[EndgameTables]:
+    """The two kinds of tables of every class: pure values refute, values with count rules
+    prove (endgame.py)."""
+    return [
         EndgameTables(
             variant,
             max_pieces=pieces,
@@ -207,24 +214,12 @@ def run(args: argparse.Namespace) -> int:
         )
         for semantics in ("pure", "rules")
     ]
+
+
+def _look_after(variant: Variant, args: argparse.Namespace) -> int:
+    """--list, --verify, --prune, --export, --install: look after the tables, build none."""
+    kinds = _kinds(variant, min(args.pieces, 5))
     tables = kinds[0]
-    compiled = tables.native_program() is not None
-    if args.pieces >= 5 and not compiled and not args.list:
-        reason = (
-            "no C compiler was found (set CC, or install gcc)"
-            if variant.name in native.VARIANTS
-            else f"the compiled builder knows only {', '.join(sorted(native.VARIANTS))} rules"
-        )
-        raise RulebookError(
-            f"{args.pieces}-piece tables for {variant.name} need the compiled table builder: "
-            f"{reason}; in pure Python they would take days"
-        )
-    if variant.name == "frisian" and args.pieces >= 6 and not (args.list or args.verify):
-        raise RulebookError(
-            f"{args.pieces}-piece tables for frisian are not built: the 6-piece pairs of "
-            "'--pieces 6' are International endings (PWCP-2's); '--pieces 5' builds every "
-            "Frisian class of up to 5 pieces"
-        )
     classes = tables.material_classes()
     if args.verify:
         return _verify(kinds, classes)
@@ -236,28 +231,60 @@ def run(args: argparse.Namespace) -> int:
         return _install(kinds, Path(args.install))
     sliced = list(SLICED_PAIRS) if args.pieces == 6 else []
     counted = kinds[1]
-    if args.list:
-        for material in classes:
-            if tables.compact_path(material).is_file() and not tables.path(material).is_file():
-                states = ["pure and rules compact"]
-            else:
-                states = [
-                    f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
-                    for kind in kinds
-                ]
-            if tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
-                states.append("built by slices")
-            print(
-                f"{describe(material):28} {tables.pair_slots(material):>14,} slots  "
-                + ", ".join(states)
-            )
-        for material in sliced:
-            state = "cached" if counted._cached_pair(material) else "not built"
-            print(
-                f"{describe(material):28} {counted.pair_slots(material):>14,} slots  "
-                f"rules {state} (no pure table: by slices, for proofs only)"
-            )
-        return 0
+    for material in classes:
+        if tables.compact_path(material).is_file() and not tables.path(material).is_file():
+            states = ["pure and rules compact"]
+        else:
+            states = [
+                f"{kind.semantics} {'cached' if kind.in_cache(material) else 'not built'}"
+                for kind in kinds
+            ]
+        if tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
+            states.append("built by slices")
+        print(
+            f"{describe(material):28} {tables.pair_slots(material):>14,} slots  "
+            + ", ".join(states)
+        )
+    for material in sliced:
+        state = "cached" if counted._cached_pair(material) else "not built"
+        print(
+            f"{describe(material):28} {counted.pair_slots(material):>14,} slots  "
+            f"rules {state} (no pure table: by slices, for proofs only)"
+        )
+    return 0
+
+
+def build_tables(
+    variant: Variant, requested: int, *, jobs: int, pack: bool, cluster: str | None = None
+) -> None:
+    """Build every class of up to ``requested`` pieces that the cache does not hold (with 6,
+    the sliced pairs too), ``jobs`` pairs at once or on a Dask ``cluster``, and with ``pack``
+    keep the 5-piece classes in compact form; what it does is said on standard error.  The
+    command calls it, and so does ``rulebook check`` for its 5-piece tables.  Raises
+    ``RulebookError`` when they cannot be built here."""
+    pieces = min(requested, 5)
+    kinds = _kinds(variant, pieces)
+    tables = kinds[0]
+    compiled = tables.native_program() is not None
+    if requested >= 5 and not compiled:
+        reason = (
+            "no C compiler was found (set CC, or install gcc)"
+            if variant.name in native.VARIANTS
+            else f"the compiled builder knows only {', '.join(sorted(native.VARIANTS))} rules"
+        )
+        raise RulebookError(
+            f"{requested}-piece tables for {variant.name} need the compiled table builder: "
+            f"{reason}; in pure Python they would take days"
+        )
+    if variant.name == "frisian" and requested >= 6:
+        raise RulebookError(
+            f"{requested}-piece tables for frisian are not built: the 6-piece pairs of "
+            "'--pieces 6' are International endings (PWCP-2's); '--pieces 5' builds every "
+            "Frisian class of up to 5 pieces"
+        )
+    classes = tables.material_classes()
+    sliced = list(SLICED_PAIRS) if requested == 6 else []
+    counted = kinds[1]
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     packed_only = [m for m in classes if sum(m) == 5 and not counted.path(m).is_file()]
@@ -271,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
     if compiled:
         frisian = variant.name == "frisian"
         per_slot = FRISIAN_NATIVE_SECONDS_PER_SLOT if frisian else NATIVE_SECONDS_PER_SLOT
-    sharing = max(1, min(args.jobs, machine_cores()))
+    sharing = max(1, min(jobs, machine_cores()))
     # pairs are built side by side, on this machine's cores at most (on a cluster, faster)
     estimate = sum(tables.pair_slots(m) for _, m in missing) * per_slot / 2 / sharing
     estimate += (
@@ -311,15 +338,15 @@ def run(args: argparse.Namespace) -> int:
     both = CheckerTables(kinds[0], kinds[1])
     packing = [0.0, 0.0, 0.0]  # seconds, bytes before and after
 
-    def pack(*, as_built: bool) -> None:
-        for i, amount in enumerate(_pack(both, classes, args.jobs, as_built=as_built)):
+    def pack_now(*, as_built: bool) -> None:
+        for i, amount in enumerate(_pack(both, classes, jobs, as_built=as_built)):
             packing[i] += amount
 
-    if args.cluster or args.jobs > 1:
+    if cluster or jobs > 1:
         # with --pack, a level's classes are packed as soon as no class still to be built
         # leads to them: the disk holds about two levels of built files, not all of them
-        after_level = (lambda: pack(as_built=True)) if args.pack else None
-        seconds += _side_by_side(kinds, missing, args.jobs, args.cluster, built, after_level)
+        after_level = (lambda: pack_now(as_built=True)) if pack else None
+        seconds += _side_by_side(kinds, missing, jobs, cluster, built, after_level)
     else:
         for kind in kinds:
 
@@ -336,11 +363,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        took = counted.build_by_slices(material, _progress, jobs=args.jobs)
+        took = counted.build_by_slices(material, _progress, jobs=jobs)
         print(f"  built {describe(material)} in {took:.0f} s", file=sys.stderr, flush=True)
         seconds += took
-    if args.pack:
-        pack(as_built=False)
+    if pack:
+        pack_now(as_built=False)
         seconds += packing[0]
         print(
             f"packed: {packing[1] / 1e9:.2f} GB of built tables -> {packing[2] / 1e9:.3f} GB "
@@ -354,11 +381,10 @@ def run(args: argparse.Namespace) -> int:
         f"{variant.name}: every class of up to {pieces} pieces"
         + (f" and the {len(sliced)} 6-piece pairs" if sliced else "")
         + f" is in {tables.cache_dir} ({seconds:.0f} s"
-        + ("" if args.cluster else f", {_cpu_seconds() - cpu_before:.0f} s of CPU")
+        + ("" if cluster else f", {_cpu_seconds() - cpu_before:.0f} s of CPU")
         + ")",
         file=sys.stderr,
     )
-    return 0
 
 
 def _cpu_seconds() -> float:

@@ -39,7 +39,6 @@ from rulebook_build.similar.geometry import (
     Shift,
     Transform,
     absolute_map,
-    count_words,
     legal_shifts,
     squares,
 )
@@ -54,6 +53,7 @@ from rulebook_build.similar.index import (
     posting,
 )
 from rulebook_build.similar.records import FileRecord, Item, Step
+from rulebook_build.similar.words import Change, Reason, describe
 
 POSSIBLE_ANTICIPATION: Final = 0.8
 """From this score on a match is the same position but for a piece or two (8 of 10 pieces in
@@ -99,6 +99,8 @@ class Match:
     reason: str
     kind: str
     """``position`` or ``combination``: which likeness gave the score."""
+    about: Reason
+    """The reason as data, for saying it in another language (``words.describe``)."""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -303,11 +305,11 @@ def _match(index: Index, query: Query, number: int, found: _Found) -> Match:
     transform = Transform.between(found.shift, frame, turned)
     ply = local - item.first_entry
     if found.kind == "position":
-        reason = _position_reason(
+        about = _position_reason(
             query, found, record.entry_masks(local), turned, transform, item.problem
         )
     else:
-        reason = _combination_reason(query, found, item, ply, transform)
+        about = _combination_reason(query, found, item, ply, transform)
     collection = indexed.collection
     start_turned = bool(record.entry_turned[item.first_entry])
     return Match(
@@ -319,8 +321,9 @@ def _match(index: Index, query: Query, number: int, found: _Found) -> Match:
         move=None if item.problem else item.move_number(ply, start_turned),
         score=round(found.score, 4),
         transform=transform.code,
-        reason=reason,
+        reason=describe(about, "en"),
         kind=found.kind,
+        about=about,
     )
 
 
@@ -342,48 +345,48 @@ COLOURS: Final = ("white", "black")
 
 def _position_reason(
     query: Query, found: _Found, masks: Masks, turned: bool, transform: Transform, problem: bool
-) -> str:
+) -> Reason:
     """``same position, shifted two columns left; one black man fewer``."""
-    words = transform.words()
     moved = found.moved
-    changes: list[str] = []
-    differences = 0
-    for direction in ("fewer", "more"):
+    changes: list[Change] = []
+    for more in (False, True):
         for kind in range(4):
-            mine = (
-                moved[kind] & ~masks[kind] if direction == "fewer" else masks[kind] & ~moved[kind]
-            )
+            mine = masks[kind] & ~moved[kind] if more else moved[kind] & ~masks[kind]
             number = mine.bit_count()
             if number:
-                differences += number
                 colour = COLOURS[(kind >= 2) != turned]
-                changes.append(f"{count_words(number, f'{colour} {KINDS[kind]}')} {direction}")
-    total = sum(mask.bit_count() for mask in query.masks)
-    if differences <= 3:
-        text = "same position" + (f", {words}" if words else "")
-        return text + (f"; {', '.join(changes)}" if changes else "")
-    size = sum(mask.bit_count() for mask in masks)
-    where = "problem" if problem else "game position"
-    text = f"{found.common} of this problem's {total} pieces in common"
-    return text + (f", {words}" if words else "") + f"; that {where} has {size}"
+                changes.append(Change(number, colour, KINDS[kind], more))
+    return Reason(
+        "position",
+        transform.reversed,
+        transform.mirror,
+        transform.rows,
+        transform.columns,
+        changes=tuple(changes),
+        common=found.common,
+        total=sum(mask.bit_count() for mask in query.masks),
+        size=sum(mask.bit_count() for mask in masks),
+        problem=problem,
+    )
 
 
 def _combination_reason(
     query: Query, found: _Found, item: Item, ply: int, transform: Transform
-) -> str:
+) -> Reason:
     """``same final combination, shifted one column left: 27-21 16x27 31x4``."""
-    words = transform.words()
     played = item.moves[ply : ply + found.common]
-    text = " ".join(
-        f"{origin}{'x' if captured else '-'}{target}" for origin, target, captured in played
-    )
-    phase = len(query.combination.moves) if query.combination is not None else found.common
-    head = (
-        "same final combination"
-        if found.common == phase
-        else (f"the first {found.common} of the final combination's {phase} moves")
-    )
-    tail = "" if found.common == phase else ", where the line ends"
     pieces = query.combination.pieces if query.combination is not None else 0
-    small = f" (a pattern of {pieces} pieces)" if pieces < COMBINATION_PIECES else ""
-    return head + (f", {words}" if words else "") + f": {text}{tail}{small}"
+    return Reason(
+        "combination",
+        transform.reversed,
+        transform.mirror,
+        transform.rows,
+        transform.columns,
+        common=found.common,
+        total=len(query.combination.moves) if query.combination is not None else found.common,
+        moves=tuple(
+            f"{origin}{'x' if captured else '-'}{target}" for origin, target, captured in played
+        ),
+        pieces=pieces,
+        small=pieces < COMBINATION_PIECES,
+    )

@@ -27,6 +27,7 @@ import rulebook_build
 from rulebook_build.browser import DEFAULT_SECONDS
 from rulebook_build.notation._grammar import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
+from rulebook_build.site.problems import home
 
 PYODIDE_FILES: Final = (
     "pyodide.mjs",
@@ -47,6 +48,7 @@ BUNDLE_PARTS: Final = (
     "rules",
     "notation",
     "checker",
+    "similar",
     "render/__init__.py",
     "render/animation.py",
     "render/html.py",
@@ -59,6 +61,16 @@ The C sources come along only because the tables' rules fingerprint covers them.
 
 LABELS: Final[dict[str, dict[str, str]]] = {
     "nl": {
+        "similar": "Zoek voorgangers",
+        "similar_title": "Gepubliceerde problemen die erop lijken",
+        "similar_running": "Bezig met zoeken in de gepubliceerde problemen…",
+        "similar_none": "Geen gepubliceerd probleem van deze site lijkt er genoeg op.",
+        "similar_found": "{count} gepubliceerde problemen lijken erop, het meest gelijkende eerst.",
+        "similar_note": "Gezocht in uw browser, in de gepubliceerde problemen van deze site. Een "
+        "mogelijke voorganger heeft dezelfde stand (op een stuk of twee na) of dezelfde "
+        "slotcombinatie; of het er een is, beslist de jury.",
+        "possible_anticipation": "mogelijke voorganger",
+        "likeness": "gelijkenis",
         "missing": "De controle in de browser hoort niet bij deze bouw van de site: Pyodide "
         "ontbreekt. Voer 'npm ci' uit in de map van het project en bouw de site opnieuw "
         "('rulebook build'). Tot dan: 'rulebook check' op de opdrachtregel.",
@@ -119,6 +131,16 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "de controle gaat zonder hen verder.",
     },
     "en": {
+        "similar": "Look for anticipations",
+        "similar_title": "Published problems like it",
+        "similar_running": "Searching the published problems…",
+        "similar_none": "No published problem of this site is like it enough.",
+        "similar_found": "{count} published problems are like it, the most alike first.",
+        "similar_note": "Searched in your browser, among this site's published problems. A "
+        "possible anticipation has the same position (but for a piece or two) or the same final "
+        "combination; whether it anticipates yours is the jury's to say.",
+        "possible_anticipation": "possible anticipation",
+        "likeness": "likeness",
         "missing": "The in-browser checker is not part of this build of the site: Pyodide is "
         "missing. Run 'npm ci' in the project's folder and build the site again ('rulebook "
         "build'). Until then: 'rulebook check' on the command line.",
@@ -177,6 +199,16 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "goes on without them.",
     },
     "fy": {
+        "similar": "Sykje foargongers",
+        "similar_title": "Publisearre problemen dy't derop lykje",
+        "similar_running": "Dwaande mei sykjen yn de publisearre problemen…",
+        "similar_none": "Gjin publisearre probleem fan dizze side liket der genôch op.",
+        "similar_found": "{count} publisearre problemen lykje derop, it meast gelikense earst.",
+        "similar_note": "Socht yn jo browser, yn de publisearre problemen fan dizze side. In "
+        "mooglike foargonger hat deselde stân (op in stik of twa nei) of deselde "
+        "slotkombinaasje; oft it ien is, beslút de sjuery.",
+        "possible_anticipation": "mooglike foargonger",
+        "likeness": "oerienkomst",
         "missing": "De kontrôle yn de browser heart net by dizze bou fan de side: Pyodide "
         "ûntbrekt. Fier 'npm ci' út yn de map fan it projekt en bou de side op 'e nij "
         "('rulebook build'). Oant dan: 'rulebook check' op de kommandorigel.",
@@ -347,6 +379,7 @@ def render_checker(
         labels=labels,
         variants=[("international", grades["international"]), ("frisian", grades["frisian"])],
         base=f"{root}assets/",
+        home=home(root, lang),
         lang=lang,
         address=address,
         strings=json.dumps(strings, ensure_ascii=False)

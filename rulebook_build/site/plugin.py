@@ -83,6 +83,7 @@ from rulebook_build.site.problems import (
     render_problem,
     thumbnail_path,
 )
+from rulebook_build.site.relatives import SHIPPED_DEST, shipped_index
 from rulebook_build.site.search import SEARCH_WORKER_SOURCE, refine_index
 
 log = get_plugin_logger("rulebook")
@@ -311,6 +312,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
             self._add_generated(files, config, BUNDLE_DEST, self._write_bundle)
+            self._add_generated(files, config, SHIPPED_DEST, self._write_similar_index)
             self._add_checker_files(files, config)
         self.search_worker = _material_search_worker(files)
         if self.search_worker:
@@ -338,6 +340,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
 
     def _write_bundle(self, path: Path) -> None:
         self._write_bytes_if_changed(path, python_bundle())
+
+    def _write_similar_index(self, path: Path) -> None:
+        """The published problems for the check page's anticipation search."""
+        self._write_bytes_if_changed(path, shipped_index(self.problems.collections))
 
     def _add_checker_files(self, files: Files, config: MkDocsConfig) -> None:
         """The check page's tables, published block by checked block (``remote.py``), and its

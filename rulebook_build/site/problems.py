@@ -37,7 +37,9 @@ from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.replay import line_text, replay
+from rulebook_build.similar.search import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
+from rulebook_build.site.relatives import Relatives
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
 REFRESH: Final = (
@@ -136,6 +138,14 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 
 EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
     "nl": {
+        "relatives": "Verwante problemen",
+        "relatives_intro": "De problemen van deze site die het meest op dit probleem lijken, "
+        "gevonden door 'rulebook similar'. Een mogelijke voorganger heeft dezelfde stand (op een "
+        "stuk of twee na) of dezelfde slotcombinatie en is eerder gepubliceerd; of het een "
+        "voorganger is, beslist de jury.",
+        "possible_anticipation": "mogelijke voorganger",
+        "likeness": "gelijkenis",
+        "relatives_contest": "Lijkt op",
         "publication": "Gepubliceerd",
         "collection": "Verzameling",
         "number": "Nr.",
@@ -225,6 +235,14 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "criterion_G": "het eindspel of motief wint op één duidelijke manier",
     },
     "en": {
+        "relatives": "Related problems",
+        "relatives_intro": "The problems of this site most like this one, found by 'rulebook "
+        "similar'. A possible anticipation has the same position (but for a piece or two) or "
+        "the same final combination and was published earlier; whether it anticipates this "
+        "problem is the jury's to say.",
+        "possible_anticipation": "possible anticipation",
+        "likeness": "likeness",
+        "relatives_contest": "Like",
         "publication": "Published",
         "collection": "Collection",
         "number": "No.",
@@ -313,6 +331,14 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "criterion_G": "the endgame or motif wins in one clear way",
     },
     "fy": {
+        "relatives": "Besibbe problemen",
+        "relatives_intro": "De problemen fan dizze side dy't it meast op dit probleem lykje, "
+        "fûn troch 'rulebook similar'. In mooglike foargonger hat deselde stân (op in stik of "
+        "twa nei) of deselde slotkombinaasje en is earder publisearre; oft it in foargonger is, "
+        "beslút de sjuery.",
+        "possible_anticipation": "mooglike foargonger",
+        "likeness": "oerienkomst",
+        "relatives_contest": "Liket op",
         "publication": "Publisearre",
         "collection": "Samling",
         "number": "Nr.",
@@ -502,12 +528,20 @@ class ProblemSite:
         self.folder = folder
         self._collections: list[Collection] | None = None
         self._verdicts: dict[str, dict[str, object]] | None = None
+        self._relatives: Relatives | None = None
 
     @property
     def collections(self) -> list[Collection]:
         if self._collections is None:
             self._collections = read_collections(self.folder)
         return self._collections
+
+    @property
+    def relatives(self) -> Relatives:
+        """The problems like each problem (the anticipation search over every collection)."""
+        if self._relatives is None:
+            self._relatives = Relatives([e for c in self.collections for e in c.entries])
+        return self._relatives
 
     def verdicts(self) -> dict[str, dict[str, object]]:
         if self._verdicts is None:
@@ -719,7 +753,42 @@ def render_problem(
         claims=_claims(entry, lang) if solutions else [],
         verdict=_verdict(record, lang) if record is not None else None,
         award=_award(entry, record, lang, where=where),
+        relatives=relatives(entry, site, lang, root),
     )
+
+
+def relatives(
+    entry: Entry, site: ProblemSite, lang: str, root: str, *, least: float = 0.0
+) -> list[dict[str, object]]:
+    """The problems like ``entry`` scoring ``least`` or more, as its pages show them.
+
+    A final combination's moves would give a solution away: such a match is shown only when
+    both problems' solutions are published at their contests' stages."""
+    found = []
+    for relative in site.relatives.of(entry):
+        other, match = relative.entry, relative.match
+        if match.score < least:
+            continue
+        if match.kind == "combination" and not (
+            entry.collection.publishes("solutions") and other.collection.publishes("solutions")
+        ):
+            continue
+        own = (other.game.tag("Title") or "").strip()
+        shown = other.collection.publishes("composers") and other.collection.kind != "examples"
+        found.append(
+            {
+                "href": f"{home(root, lang)}problemen/{other.collection.slug}/{other.slug}/",
+                "name": f"{localized(other.collection.title, lang)}, {other.name}",
+                "title": own,
+                "by": ", ".join(t for t in (other.composer, other.publication) if t)
+                if shown
+                else "",
+                "likeness": f"{round(match.score * 100)}%",
+                "reason": relative.reason(lang),
+                "anticipation": relative.anticipation,
+            }
+        )
+    return found
 
 
 def _number(value: float) -> str:
@@ -849,6 +918,11 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> d
         "award": award["label"] if award else "",
         "allowed": bool(award and award["allowed"]),
         "claims": _claims(entry, lang) if solutions else [],
+        "relatives": (
+            relatives(entry, site, lang, root, least=POSSIBLE_ANTICIPATION)
+            if collection.kind == "contest"
+            else []
+        ),
     }
 
 
@@ -887,6 +961,7 @@ def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, ro
         has_ranks=any(row["rank"] is not None for row in rows),
         has_awards=any(row["award"] for row in rows),
         has_claims=any(row["claims"] for row in rows),
+        has_relatives=any(row["relatives"] for row in rows),
         variants=sorted({str(row["variant"]) for row in rows}),
         grades=[(g, _label(lang, g)) for g in GRADES],
         labels=_Labels(lang),

@@ -159,14 +159,14 @@ def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_an_undecided_run_names_the_tables_that_settle_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from rulebook_build.checker.front import Checker
     from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
     from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
     # a cache without 5-piece classes: a note for each variant, check builds neither here
-    for variant in (INTERNATIONAL, FRISIAN):
-        tables = checker_tables(variant, cache_dir=tmp_path)
-        monkeypatch.setitem(check_command._WORKER_TABLES, variant.name, tables)
+    opened = {v.name: checker_tables(v, cache_dir=tmp_path) for v in (INTERNATIONAL, FRISIAN)}
+    monkeypatch.setitem(check_command._CHECKERS, (True, True), Checker(opened=opened))  # type: ignore[arg-type]
     check_command._suggest_tables({"international", "frisian"})
     error = capsys.readouterr().err
     assert error.count("note: the 5-piece endgame tables") == 1
@@ -222,61 +222,70 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import rulebook_build.cli
+    import rulebook_build.cli.tables
     from rulebook_build.checker import native
+    from rulebook_build.checker.front import FIVE_PIECE_COST, Checker
+    from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
-    from rulebook_build.rules import find_variant
+    from rulebook_build.rules import Variant, find_variant
 
     if native.compiler() is None:
         pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path))  # no 5-piece classes in it
-    asked: list[list[str]] = []
+    asked: list[tuple[str, int, bool]] = []
 
-    def tables_command(arguments: list[str]) -> int:  # the real build takes 9 minutes or hours
-        asked.append(arguments)
+    def build_tables(variant: Variant, pieces: int, *, jobs: int, pack: bool) -> None:
+        asked.append((variant.name, pieces, pack))  # the real build takes 9 minutes or hours
         print("built 4 kings v 1 king with its partner")
-        return 0
 
-    monkeypatch.setattr(rulebook_build.cli, "main", tables_command)
+    monkeypatch.setattr(rulebook_build.cli.tables, "build_tables", build_tables)
     variant = find_variant(name)
-    check_command._build_five(variant)
-    assert asked == [["tables", "--variant", name, "--pieces", "5", "--pack"]]
+    checker = Checker(table_pieces=5, build=check_command._build, announce=check_command._announce)
+    checker._build_five(variant, checker_tables(variant))
+    assert asked == [(name, 5, True)]
     out, err = capsys.readouterr()
     assert out == ""  # standard output is the report's (--json): the build speaks on stderr
     assert f"building the 5-piece endgame tables for {name}" in err
     assert "built 4 kings v 1 king" in err
-    assert check_command.FIVE_PIECE_COST[name] in err and "Ctrl-C" in err
+    assert FIVE_PIECE_COST[name] in err and "Ctrl-C" in err
+
     # Ctrl-C during the build stops the command, not only the build
-    monkeypatch.setattr(rulebook_build.cli, "main", lambda arguments: 130)
+    def interrupted(variant: Variant, pieces: int, *, jobs: int, pack: bool) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rulebook_build.cli.tables, "build_tables", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        check_command._build_five(variant)
+        checker._build_five(variant, checker_tables(variant))
 
 
 def test_frisian_5_piece_tables_are_built_by_check_only_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from rulebook_build.checker import native
-    from rulebook_build.cli import check as check_command
+    from rulebook_build.checker.front import Checker
     from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
     if native.compiler() is None:
         pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
     built: list[str] = []
-    monkeypatch.setattr(check_command, "_build_five", lambda variant: built.append(variant.name))
+    monkeypatch.setattr(
+        Checker, "_build_five", lambda self, variant, tables: built.append(variant.name)
+    )
     monkeypatch.setattr(  # what follows the choice, loading the tables, is not the point here
-        "rulebook_build.checker.tables.kinds.checker_tables",
-        lambda variant: pytest.fail("stop after the choice"),
+        "rulebook_build.checker.front.checker_tables",
+        lambda variant: None,
     )
     # without --table-pieces: International's 5-piece classes (9 minutes), not Frisian's
     # (hours); with --table-pieces 5, Frisian's too
     for variant, pieces in ((INTERNATIONAL, None), (FRISIAN, None), (FRISIAN, 5)):
-        with pytest.raises(pytest.fail.Exception, match="stop after the choice"):
-            check_command._tables(variant, {}, True, pieces)
+        checker = Checker(table_pieces=pieces, build=lambda variant, pieces: None)
+        with pytest.raises(AttributeError):  # the tables (None here) are looked at next
+            checker.tables_of(variant)
     assert built == ["international", "frisian"]
 
 
 def test_a_5_piece_build_stopped_halfway_is_taken_up_again() -> None:
-    from rulebook_build.cli import check as check_command
+    from rulebook_build.checker import front
 
     class Tables:
         def __init__(self, classes: list[tuple[int, int, int, int]]) -> None:
@@ -285,8 +294,8 @@ def test_a_5_piece_build_stopped_halfway_is_taken_up_again() -> None:
         def classes(self) -> list[tuple[int, int, int, int]]:
             return self._classes
 
-    every = sorted(check_command.FIVE_PIECE_CLASSES)
+    every = sorted(front.FIVE_PIECE_CLASSES)
     assert len(every) == 44 and (0, 4, 0, 1) in every and (5, 0, 0, 0) not in every
-    assert check_command._has_five(Tables([(0, 1, 0, 1), *every]))  # type: ignore[arg-type]
-    assert not check_command._has_five(Tables(every[:-1]))  # type: ignore[arg-type]
-    assert not check_command._has_five(Tables([(0, 1, 0, 1)]))  # type: ignore[arg-type]
+    assert front.has_five(Tables([(0, 1, 0, 1), *every]))  # type: ignore[arg-type]
+    assert not front.has_five(Tables(every[:-1]))  # type: ignore[arg-type]
+    assert not front.has_five(Tables([(0, 1, 0, 1)]))  # type: ignore[arg-type]

@@ -42,6 +42,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "collection": ("problemen/cat-b1/", "article h1"),
     "contest": ("problemen/pwcp-2/", "article h1"),
     "problem": ("problemen/pwcp-2/a4/", ".solution-player.rb-js"),
+    "relatives": ("problemen/cat-b1/02/", ".rb-relatives"),
     "check": ("controleren/", ".rb-checker-app:not([hidden])"),
 }
 """Each kind of page: its address under a language's root, and what shows it is that page
@@ -123,6 +124,26 @@ def test_axe_finds_no_wcag_violation_in_the_dark_scheme(
     """The reader's system asks for dark: Material shows its slate scheme."""
     found = scan(browser, real_server, kind, 390, ("",), "dark")
     assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_on_the_check_page_showing_the_anticipations_it_found(
+    browser: Any, real_server: str, width: int
+) -> None:
+    context, page, console = open_page(browser, f"{real_server}/controleren/", width)
+    page.wait_for_function("() => !document.querySelector('.rb-similar').disabled", timeout=120_000)
+    page.fill(".rb-paste", "W:W28,29,32,38,39,41,48:B6,7,8,9,17,18,37")
+    page.click(".rb-load")
+    page.wait_for_function(
+        "() => document.querySelector('.rb-sq[data-square=\"37\"]').dataset.piece === 'b'"
+    )
+    page.click(".rb-similar")
+    page.locator(".rb-similar-report .rb-anticipation").first.wait_for(timeout=120_000)
+    page.evaluate(SETTLE)
+    found = violations(page)
+    assert found == [], "\n".join(found)
+    assert console.problems == [], console.problems
+    context.close()
 
 
 def test_a_wide_table_on_a_phone_takes_the_focus_and_scrolls_with_the_keys(

@@ -347,3 +347,35 @@ def test_the_dutch_page_speaks_dutch_and_names_a_wrong_move_by_its_number(
     assert not [text for text in seen if english.search(text)], seen
     assert "hetzelfde zoekprogramma" in page.locator(".rb-note").inner_text()
     context.close()
+
+
+# Cat.B1's second problem (M. van Dijk, Het Parol 1971), every piece two columns to the right
+SHIFTED_COPY = "W:W28,29,32,38,39,41,48:B6,7,8,9,17,18,37"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_pasted_shifted_copy_finds_its_original_in_the_browser(
+    browser: Any, server: str, width: int
+) -> None:
+    page = open_checker(browser, server, width=width)
+    page.fill(".rb-paste", SHIFTED_COPY)
+    page.click(".rb-load")
+    page.wait_for_function(
+        "() => document.querySelector('.rb-sq[data-square=\"37\"]').dataset.piece === 'b'"
+    )
+    page.click(".rb-similar")
+    first = page.locator(".rb-similar-report .rb-relatives li").first
+    first.wait_for(timeout=120_000)
+    link = first.locator("a")
+    assert link.get_attribute("href") == f"{server}/en/problemen/cat-b1/02/"
+    text = first.text_content()
+    assert text.startswith("Cat.B1, 2 (M.van Dijk, Het Parol , 18-9-1971) "), text
+    assert "possible anticipation" in text, text
+    assert "same position, shifted two columns" in text, text
+    assert "(likeness 100%)" in text, text
+    status = page.locator(".rb-similar-status").inner_text()
+    assert "published problems are like it" in status, status
+    # the search ran on what the site itself serves
+    assert all(url.startswith(server) for url in page.requests), page.requests  # type: ignore[attr-defined]
+    assert not page.console.problems  # type: ignore[attr-defined]
+    page.context.close()

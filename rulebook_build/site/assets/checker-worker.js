@@ -172,6 +172,28 @@ function start(base) {
     });
 }
 
+var similarLoaded = null;
+
+function similarIndex(api, base) {
+  if (similarLoaded === null) {
+    similarLoaded = fetch(base + "rulebook/similar-index.json")
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error("the site's problem index is missing: " + response.status);
+        }
+        return response.text();
+      })
+      .then(function (text) {
+        api.similar_index(text);
+      })
+      .catch(function (error) {
+        similarLoaded = null; /* try again next time */
+        throw error;
+      });
+  }
+  return similarLoaded;
+}
+
 function variantOf(problem) {
   try {
     return JSON.parse(problem).variant === "frisian" ? "frisian" : "international";
@@ -230,6 +252,11 @@ self.onmessage = function (event) {
           record.report.tables_error = tablesSaid && tablesSaid.error ? tablesSaid.error : null;
         }
         result = JSON.stringify(record);
+      } else if (message.op === "similar") {
+        /* the site's own index of its published problems, fetched once (no other host) */
+        return similarIndex(api, message.base).then(function () {
+          self.postMessage({ id: message.id, result: String(api.similar.apply(null, message.args)) });
+        });
       } else if (["load", "moves", "pdn"].indexOf(message.op) >= 0) {
         result = api[message.op].apply(null, message.args);
       } else {

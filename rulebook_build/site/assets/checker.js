@@ -41,6 +41,8 @@
     this.progress = this.find(".rb-progress");
     this.report = this.find(".rb-check-report");
     this.checkButton = this.find(".rb-check");
+    this.similarButton = this.find(".rb-similar");
+    this.home = new URL(root.getAttribute("data-home"), window.location.href).href;
     this.cancelButton = this.find(".rb-cancel");
     this.find(".rb-checker-app").hidden = false;
     this.bind();
@@ -63,6 +65,7 @@
     var self = this;
     this.ready = false;
     this.checkButton.disabled = true;
+    this.similarButton.disabled = true;
     this.worker = new Worker(this.base + "rulebook/checker-worker.js", { type: "module" });
     this.worker.onmessage = function (event) {
       self.onWorker(event.data);
@@ -77,6 +80,7 @@
     if (message.ready) {
       this.ready = true;
       this.checkButton.disabled = false;
+      this.similarButton.disabled = false;
       if (!this.checking) {
         this.progress.textContent = this.say("ready");
       }
@@ -161,6 +165,9 @@
     });
     this.cancelButton.addEventListener("click", function () {
       self.cancel();
+    });
+    this.similarButton.addEventListener("click", function () {
+      self.similar();
     });
     this.find(".rb-download").addEventListener("click", function () {
       self.download();
@@ -497,6 +504,61 @@
     this.report.setAttribute("data-verdict", record.verdict);
     this.report.setAttribute("data-grade", record.grade);
     this.report.hidden = false;
+  };
+
+  /* ------------------------------------------------------------------ anticipations */
+
+  /* The site's published problems most like the one on the board, searched in the worker
+   * against the index the site ships (browser.similar): each a link, its reason and, where
+   * the position or final combination is the same, "possible anticipation". */
+  App.prototype.similar = function () {
+    var self = this;
+    var section = this.find(".rb-similar-report");
+    var status = section.querySelector(".rb-similar-status");
+    var list = section.querySelector(".rb-relatives");
+    section.hidden = false;
+    list.textContent = "";
+    status.textContent = this.say("similar_running");
+    this.similarButton.disabled = true;
+    return this.call("similar", [this.problem(), this.lang])
+      .then(function (answer) {
+        if (answer.error) {
+          status.textContent = answer.error.text || answer.error.message;
+          return;
+        }
+        var matches = answer.matches || [];
+        status.textContent = matches.length
+          ? self.say("similar_found", { count: matches.length })
+          : self.say("similar_none");
+        matches.forEach(function (match) {
+          var item = document.createElement("li");
+          var link = document.createElement("a");
+          link.href = new URL(match.href, self.home).href;
+          link.textContent = match.name;
+          item.appendChild(link);
+          var about = (match.title ? ": " + match.title : "") + (match.by ? " (" + match.by + ")" : "");
+          item.appendChild(document.createTextNode(about));
+          if (match.anticipation) {
+            item.appendChild(document.createTextNode(" "));
+            var flag = document.createElement("strong");
+            flag.className = "rb-anticipation";
+            flag.textContent = self.say("possible_anticipation");
+            item.appendChild(flag);
+          }
+          item.appendChild(document.createTextNode(": " + match.reason + " "));
+          var likeness = document.createElement("span");
+          likeness.className = "rb-likeness";
+          likeness.textContent = "(" + self.say("likeness") + " " + match.likeness + ")";
+          item.appendChild(likeness);
+          list.appendChild(item);
+        });
+      })
+      .catch(function (error) {
+        status.textContent = String(error.message || error);
+      })
+      .then(function () {
+        self.similarButton.disabled = false;
+      });
   };
 
   App.prototype.download = function () {
