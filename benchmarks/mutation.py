@@ -103,7 +103,10 @@ MODULES: tuple[Module, ...] = (
     ),
     Module("checker/criteria/*.py", ("tests/checker/test_criteria.py",)),
     Module("checker/grade.py", ("tests/checker/test_grade.py",)),
-    Module("checker/legality.py", ("tests/checker/test_criteria.py",)),
+    Module(
+        "checker/legality.py",
+        ("tests/checker/test_criteria.py", "tests/checker/test_legality.py"),
+    ),
     Module(
         "checker/tables/endgame.py",
         ("tests/checker/test_endgame.py", "tests/checker/test_counted_tables.py"),

@@ -75,6 +75,19 @@ def resolve_move(position: Position, text: str) -> Move:
     return resolve_written(position, parse_move(text), source_line=text)
 
 
+def resolve_line(position: Position, text: str) -> tuple[Move, ...]:
+    """The moves of a line as the checker writes one (``17-12 8x17 21x12``; move numbers such
+    as ``1.`` or ``1...`` are skipped), each resolved in the position it is played in."""
+    played: list[Move] = []
+    for token in text.split():
+        if token.rstrip(".").isdigit() and token.endswith("."):
+            continue
+        move = resolve_move(position, token)
+        played.append(move)
+        position = position.play(move)
+    return tuple(played)
+
+
 def move_notation(move: Move, legal_moves: Sequence[Move]) -> str:
     """Short notation, with landing squares added only when needed to tell two moves apart."""
     short = str(move)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.notation.diagram import parse_diagram
+from rulebook_build.notation.diagram import DiagramSpec, parse_diagram
+from rulebook_build.notation.fen import format_fen
 from rulebook_build.render import renderer_fingerprint
 from rulebook_build.render.html import Line, diagram_html, player_html
 
@@ -100,6 +101,47 @@ def render_block(
                 for label, sentence, moves in lines
             ]
             html = player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=others)
+        else:
+            html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
+        cache.put(key, html)
+        cache.misses += 1
+    else:
+        cache.hits += 1
+    return html.replace(ID_TOKEN, element_id)
+
+
+def _described(spec: DiagramSpec, lines: Sequence[Line]) -> str:
+    """What a diagram's HTML depends on, as text for the cache's key (nothing reads it back)."""
+
+    def moves(played: Sequence[object]) -> str:
+        return " ".join(repr(move) for move in played)
+
+    parts = [
+        "spec",
+        format_fen(spec.position),
+        spec.variant.name,
+        moves(spec.moves),
+        repr((spec.highlight, spec.arrows, spec.numbers, spec.flip, spec.caption)),
+        *(f"{line.label}\0{line.sentence}\0{moves(line.moves)}" for line in lines),
+    ]
+    return "\0".join(parts)
+
+
+def render_spec(
+    spec: DiagramSpec,
+    *,
+    lang: str,
+    element_id: str,
+    cache: DiagramCache,
+    lines: Sequence[Line] = (),
+) -> str:
+    """The HTML of a diagram made from objects (a problem's start, its solution and its other
+    lines, as the notation layer read them): as :func:`render_block`, without a block's text."""
+    key = cache.key(_described(spec, lines), lang)
+    html = cache.get(key)
+    if html is None:
+        if lines and spec.moves:
+            html = player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=list(lines))
         else:
             html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
         cache.put(key, html)

@@ -57,6 +57,8 @@ from rulebook_build.checker.tables.endgame import default_cache_dir
 from rulebook_build.checker.tables.remote import BLOCKS, PAGES
 from rulebook_build.checker.wasm import wasm_build
 from rulebook_build.errors import RulebookError
+from rulebook_build.notation.diagram import DiagramSpec
+from rulebook_build.render.html import Line
 from rulebook_build.render.strings import language_of
 from rulebook_build.render.svg import board_svg
 from rulebook_build.site.checker_page import (
@@ -72,7 +74,7 @@ from rulebook_build.site.checker_page import (
     render_checker,
 )
 from rulebook_build.site.comparison import render_comparison, render_score
-from rulebook_build.site.diagrams import DiagramCache, render_block
+from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
 from rulebook_build.site.fences import DraughtsExtension
 from rulebook_build.site.problems import (
     ProblemSite,
@@ -512,6 +514,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 lines=lines,
             )
 
+        def diagram_of(spec: DiagramSpec, lines: Sequence[Line] = ()) -> str:
+            state.count += 1
+            return render_spec(
+                spec,
+                lang=state.lang,
+                element_id=f"diagram-{state.count}",
+                cache=self.cache,
+                lines=lines,
+            )
+
         try:
             if kind == "index":
                 return render_index(text, lang=state.lang, where=where, site=site, root=state.root)
@@ -524,7 +536,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             if kind == "score":
                 return render_score(text, lang=state.lang, where=where, diagram=diagram)
             return render_problem(
-                text, lang=state.lang, where=where, site=site, diagram=diagram, root=state.root
+                text, lang=state.lang, where=where, site=site, diagram=diagram_of, root=state.root
             )
         except RulebookError as error:
             if str(error) not in self.reported:

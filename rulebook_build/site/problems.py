@@ -35,8 +35,10 @@ import markupsafe
 from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
 from rulebook_build.errors import SiteError
-from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.replay import line_text, replay
+from rulebook_build.notation.resolve import resolve_line
+from rulebook_build.render.html import Line
 from rulebook_build.similar.search import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 from rulebook_build.site.relatives import Relatives
@@ -693,8 +695,8 @@ def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, s
     return lines
 
 
-Diagram = Callable[[str, Sequence[tuple[str, str, str]]], str]
-"""Renders a ```` ```draughts ```` body, with the player's other lines, as HTML."""
+Diagram = Callable[[DiagramSpec, Sequence[Line]], str]
+"""Renders a diagram, with the player's other lines, as HTML."""
 
 
 def render_problem(
@@ -714,15 +716,12 @@ def render_problem(
     game = entry.game
     replayed = replay(game)
     start = replayed.start
-    moves = " ".join(step.notation for step in replayed.main.moves) if solutions else ""
-    block = "\n".join(
-        [
-            f"position: {format_fen(start)}",
-            f"variant: {entry.variant}",
-            *([f"moves: {moves}"] if moves else []),
-            "numbers: yes",
-            f"caption: {_label(lang, 'start')}",
-        ]
+    spec = DiagramSpec(
+        position=start,
+        variant=start.variant,
+        moves=tuple(step.move for step in replayed.main.moves) if solutions else (),
+        numbers=True,
+        caption=_label(lang, "start"),
     )
     facts: list[tuple[str, str]] = []
     if collection.kind == "examples":
@@ -739,7 +738,12 @@ def render_problem(
         facts.append((_label(lang, "stipulation"), value))
     facts.append((_label(lang, "variant"), _label(lang, entry.variant)))
     first_ply = 0 if replayed.main.start.white_to_move else 1
-    lines = alternative_lines(record, lang) if moves and record is not None else []
+    lines = [
+        Line(label, sentence, resolve_line(start, moves))
+        for label, sentence, moves in (
+            alternative_lines(record, lang) if spec.moves and record is not None else []
+        )
+    ]
     return _TEMPLATES.get_template("problem.html").render(
         facts=facts,
         collection={
@@ -747,7 +751,7 @@ def render_problem(
             "href": f"{home(root, lang)}problemen/{collection.slug}/",
             "name": entry.name,
         },
-        diagram=markupsafe.Markup(diagram(block, lines)),  # our renderer's HTML
+        diagram=markupsafe.Markup(diagram(spec, lines)),  # our renderer's HTML
         solution=line_text(replayed.main, first_ply) if solutions else None,
         labels=_Labels(lang),
         claims=_claims(entry, lang) if solutions else [],

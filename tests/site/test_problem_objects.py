@@ -1,0 +1,96 @@
+"""A problem page's diagram is made from objects: the start position, the solution's moves and
+the verdict's other lines as the notation layer read them, never written as a diagram block's
+text to be parsed again (issue 38).  The HTML is the one the block's text gave."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.notation.diagram import DiagramSpec
+from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation.replay import replay
+from rulebook_build.render.html import Line
+from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
+from rulebook_build.site.problems import ProblemSite, alternative_lines, render_problem
+
+from .conftest import REPOSITORY
+
+PROBLEM = ("pwcp-2", "a4")
+"""A contest entry whose solution is published and whose verdict has cooks or duals."""
+
+
+def test_a_problem_page_reaches_its_diagram_without_parsing_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_text(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a diagram block's text was parsed on the way to a problem page")
+
+    monkeypatch.setattr("rulebook_build.site.diagrams.parse_diagram", no_text)
+    monkeypatch.setattr("rulebook_build.notation.diagram.parse_diagram", no_text)
+    site = ProblemSite(REPOSITORY / "problems")
+    asked: list[tuple[DiagramSpec, Sequence[Line]]] = []
+
+    def diagram(spec: DiagramSpec, lines: Sequence[Line]) -> str:
+        asked.append((spec, lines))
+        return render_spec(spec, lang="en", element_id="d", cache=DiagramCache(None), lines=lines)
+
+    html = render_problem(
+        f"collection: {PROBLEM[0]}\nentry: {PROBLEM[1]}",
+        lang="en",
+        where="test",
+        site=site,
+        diagram=diagram,
+        root="../../../",
+    )
+    ((spec, lines),) = asked
+    entry = site.entry(*PROBLEM, where="test")
+    assert spec.position == entry.start and spec.numbers
+    assert spec.caption == "Start position, White to play and win"
+    assert spec.moves and lines, "the solution and the verdict's other lines are played"
+    for line in lines:  # each line is legal from the start, as the rules engine plays it
+        position = spec.position
+        for move in line.moves:
+            assert move in position.legal_moves()
+            position = position.play(move)
+    assert 'class="rb-diagram solution-player"' in html
+
+
+def test_the_objects_give_the_html_the_blocks_text_gave(tmp_path: Path) -> None:
+    site = ProblemSite(REPOSITORY / "problems")
+    entry = site.entry(*PROBLEM, where="test")
+    captured: list[tuple[DiagramSpec, Sequence[Line]]] = []
+    render_problem(
+        f"collection: {PROBLEM[0]}\nentry: {PROBLEM[1]}",
+        lang="nl",
+        where="test",
+        site=site,
+        diagram=lambda spec, lines: captured.append((spec, lines)) or "",
+        root="",
+    )
+    ((spec, lines),) = captured
+    record = site.record(entry)
+    assert record is not None
+    block = "\n".join(
+        [
+            f"position: {format_fen(spec.position)}",
+            f"variant: {entry.variant}",
+            "moves: " + " ".join(step.notation for step in replay(entry.game).main.moves),
+            "numbers: yes",
+            f"caption: {spec.caption}",
+        ]
+    )
+    cache = DiagramCache(None)
+    from_text = render_block(
+        block,
+        lang="nl",
+        source="test",
+        first_line=1,
+        indent=0,
+        element_id="d",
+        cache=cache,
+        lines=alternative_lines(record, "nl"),
+    )
+    assert render_spec(spec, lang="nl", element_id="d", cache=cache, lines=lines) == from_text
