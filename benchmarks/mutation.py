@@ -46,7 +46,17 @@ from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 PACKAGE = "rulebook_build"
-LINKED = (PACKAGE, "grammar", "tests", "problems", "docs", "mkdocs.yml", "package.json")
+LINKED = (
+    PACKAGE,
+    "grammar",
+    "tests",
+    "problems",
+    "docs",
+    "editions",
+    "scripts",
+    "mkdocs.yml",
+    "package.json",
+)
 """What a module's folder links from the work tree (mutmut copies what it needs of them)."""
 
 
@@ -227,6 +237,43 @@ HAND: tuple[HandMutant, ...] = (
         '.replace("<", "\\\\u003c")',
         "",
         ("tests/render/test_escaping.py",),
+    ),
+    # the comparison of two editions and the rule pages' history (site/editions.py,
+    # site/history.py): their texts come from the rule pages and the editions/ tables
+    HandMutant(
+        "editions-not-autoescaped",
+        "rulebook_build/site/editions.py",
+        "autoescape=True,",
+        "autoescape=False,",
+        ("tests/site/test_editions.py",),
+    ),
+    HandMutant(
+        "editions-diff-text-marked-safe",
+        "rulebook_build/site/templates/editions.html",
+        "{% else %}{{ text }}{% endif %}",
+        "{% else %}{{ text|safe }}{% endif %}",
+        ("tests/site/test_editions.py",),
+    ),
+    HandMutant(
+        "editions-article-left-out",
+        "rulebook_build/site/editions.py",
+        "if parts and not missing and not article.own_text:",
+        "if True:",
+        ("tests/site/test_editions.py",),
+    ),
+    HandMutant(
+        "history-not-autoescaped",
+        "rulebook_build/site/history.py",
+        "autoescape=True,",
+        "autoescape=False,",
+        ("tests/site/test_history.py",),
+    ),
+    HandMutant(
+        "history-hash-not-compared",
+        "rulebook_build/site/history.py",
+        "elif digest(path) != change.sha256:",
+        "elif False:",
+        ("tests/site/test_history.py",),
     ),
     HandMutant(
         "svg-desc-unescaped",

@@ -21,7 +21,7 @@ BlockRenderer = Callable[[str, int, int], str]
 
 FENCE: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
 DRAUGHTS_INFO: Final = re.compile(
-    r"^\{?\s*\.?(?P<kind>draughts(?:-[a-z]+)?)\s*\}?\s*$", re.IGNORECASE
+    r"^\{?\s*\.?(?P<kind>draughts(?:-[a-z]+)?|edition-comparison)\s*\}?\s*$", re.IGNORECASE
 )
 
 PRIORITY: Final = 28
@@ -78,7 +78,8 @@ def _dedent(line: str, indent: str) -> str:
 
 class DraughtsExtension(Extension):
     """Renders ```` ```draughts ```` blocks with ``renderer``; ``others`` renders the
-    ```` ```draughts-problem ```` and ```` ```draughts-problems ```` blocks (by that name)."""
+    ```` ```draughts-problem ````, ```` ```draughts-problems ```` and the other generated
+    blocks, ```` ```edition-comparison ```` among them (by that name)."""
 
     def __init__(
         self, renderer: BlockRenderer, others: Mapping[str, BlockRenderer] | None = None

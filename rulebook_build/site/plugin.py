@@ -13,6 +13,9 @@ Declared in ``pyproject.toml`` as the ``rulebook`` entry point; ``mkdocs.yml`` l
   the reader's language, and its text is marked ``lang="nl"``;
 - each language gets its own search index (``/search/``, ``/en/search/``, ``/fy/search/``)
   instead of one index of all languages;
+- a rule page gets the date and nature of its last change under its title, from
+  ``editions/history.toml`` (:mod:`.history`); the strict build fails while a rule page
+  differs from its latest entry;
 - move notation in running text (``46-41``, ``26x37``) is wrapped in
   ``<span class="rb-move">`` so that a line never breaks at its hyphen (:class:`MoveExtension`);
 - link warnings of MkDocs get the file and line of the link;
@@ -75,7 +78,9 @@ from rulebook_build.site.checker_page import (
 )
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
+from rulebook_build.site.editions import relative_url, render_editions
 from rulebook_build.site.fences import DraughtsExtension
+from rulebook_build.site.history import History, history_notice, read_history, stale
 from rulebook_build.site.problems import (
     ProblemSite,
     collection_markdown,
@@ -144,6 +149,8 @@ class RulebookConfig(base.Config):  # type: ignore[no-untyped-call]
     """Give every language its own search index."""
     reproducible = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the newest source file's time when it is not set."""
+    history = c.Type(str, default="editions/history.toml")
+    """The change history of the rule pages, relative to ``mkdocs.yml``; none if missing."""
 
 
 @dataclass
@@ -154,6 +161,8 @@ class _PageState:
     count: int = 0
     root: str = ""
     """The site's root relative to the page (``../../``), for links in raw HTML."""
+    uri: str = ""
+    """The page's file relative to its language's folder (``regels/kndb-2018.md``)."""
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-call]
@@ -178,6 +187,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         a build)."""
         self.wasm: Path | None = None
         self.thumbnails: dict[str, str] = {}
+        self.history = History.empty()
+        self.docs_dir = Path("docs")
+        self.directory_urls = True
+        self.default_language = "nl"
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -207,6 +220,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self.generated = set()
             self.site_tables = None
             self.thumbnails = {}
+            self._read_history()
+        self.docs_dir = Path(config.docs_dir)
+        self.directory_urls = bool(config.use_directory_urls)
+        self.default_language = self._default_language(config)
         self.languages.append(str(current or self._default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
@@ -217,6 +234,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 "draughts-checker": self._render_checker,
                 "draughts-comparison": self._render_comparison,
                 "draughts-score": self._render_score,
+                "edition-comparison": self._render_editions,
             }
             extension = DraughtsExtension(self._render_block, others)
             config.markdown_extensions.append(extension)  # type: ignore[arg-type]
@@ -465,8 +483,24 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         except OSError:
             pass
         depth = page.url.count("/") if page.url else 0
-        self.page = _PageState(source, offset, self._content_language(page), root="../" * depth)
+        self.page = _PageState(
+            source,
+            offset,
+            self._content_language(page),
+            root="../" * depth,
+            uri=self._uri_in_language(source_path, config),
+        )
         return markdown
+
+    def _uri_in_language(self, path: Path, config: MkDocsConfig) -> str:
+        """``docs/en/regels/x.md`` -> ``regels/x.md``: the same in every language."""
+        try:
+            parts = path.resolve().relative_to(Path(config.docs_dir).resolve()).parts
+        except ValueError:
+            return path.name
+        if len(parts) > 1 and parts[0] in {*self._languages(config), *NOTICES}:
+            parts = parts[1:]
+        return "/".join(parts)
 
     def _content_language(self, page: Page) -> str:
         """The language the page's text is written in (Dutch on an untranslated page)."""
@@ -535,6 +569,17 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
                 return render_comparison(text, lang=state.lang)
             if kind == "score":
                 return render_score(text, lang=state.lang, where=where, diagram=diagram)
+            if kind == "editions":
+                return render_editions(
+                    text,
+                    lang=state.lang,
+                    where=where,
+                    project=self.project_dir,
+                    source=functools.partial(self._rule_page, lang=state.lang),
+                    link=lambda target: relative_url(
+                        state.uri, target, directory_urls=self.directory_urls
+                    ),
+                )
             return render_problem(
                 text, lang=state.lang, where=where, site=site, diagram=diagram_of, root=state.root
             )
@@ -584,7 +629,41 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def _render_score(self, text: str, line: int, indent: int) -> str:
         return self._extra_block(text, line, "score")
 
+    def _render_editions(self, text: str, line: int, indent: int) -> str:
+        return self._extra_block(text, line, "editions")
+
+    def _rule_page(self, uri: str, *, lang: str) -> Path:
+        """A page's Markdown in ``lang``, or in the default language (Dutch) where it has no
+        translation."""
+        own = self.docs_dir / lang / uri
+        return own if own.is_file() else self.docs_dir / self.default_language / uri
+
+    # ------------------------------------------------------------------ history
+    def _read_history(self) -> None:
+        path = self.project_dir / self.config.history
+        try:
+            self.history = read_history(path, project=self.project_dir)
+        except RulebookError as error:
+            raise PluginError(f"rulebook: {error}") from error
+        for problem in stale(self.history, self.project_dir):
+            log.error(problem)
+
+    def _with_history(self, html: str) -> str:
+        """The page's last change (``editions/history.toml``) under its title."""
+        state = self.page
+        if state is None:
+            return html
+        changes = self.history.of(state.source)
+        if not changes:
+            return html
+        notice = history_notice(changes, lang=state.lang)
+        match = re.search(r"</h1>", html)
+        if match is None:
+            return notice + html
+        return html[: match.end()] + "\n" + notice + html[match.end() :]
+
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        html = self._with_history(html)
         lang = self._content_language(page)
         if not self.config.fallback_notice or lang == self.building:
             return html

@@ -38,6 +38,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "home": ("", "article h1"),
     "rules": ("regels/fries-spel/", ".md-typeset__scrollwrap"),
     "comparison": ("regels/vergelijking/", "article table"),
+    "editions": ("regels/kndb-2009-2018/", "article .rb-editions .rb-diff ins"),
     "index": ("problemen/", "article h1"),
     "collection": ("problemen/cat-b1/", "article h1"),
     "contest": ("problemen/pwcp-2/", "article h1"),

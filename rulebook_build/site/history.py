@@ -1,0 +1,235 @@
+"""The change history of the rule pages: when a rulebook's text on this site last changed.
+
+``editions/history.toml`` lists, for every rule page of ``docs/*/regels/`` (a federation's
+document or its translation), each change to it: its date, what changed in the reader's
+languages, and the SHA-256 of the file as it was after that change::
+
+    [[change]]
+    file = "docs/nl/regels/kndb-2018.md"
+    date = 2025-03-01
+    sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    nl = "voor het eerst op deze site gepubliceerd"
+    en = "first published on this site"
+
+The plugin shows the latest change under the page's title ("Laatste wijziging: ..."), so a
+reader can tell which text a printed copy holds.  A page whose file no longer has the hash of
+its latest change was changed without an entry: :func:`stale` says so, the strict build and
+``tests/site/test_history.py`` fail, and ``python scripts/history_entry.py FILE`` prints the
+entry to add.  The pages named under ``derived`` (made from others, like a comparison) need
+no history.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import jinja2
+
+from rulebook_build.errors import SiteError
+
+RULE_PAGES: Final = "docs/*/regels/*.md"
+"""Where the rule pages are; each needs a history unless it is ``derived``."""
+HELPER: Final = "python scripts/history_entry.py"
+LANGUAGES: Final = ("nl", "en", "fy")
+
+WORDS: Final[dict[str, dict[str, str]]] = {
+    "nl": {"last": "Laatste wijziging", "earlier": "Eerdere wijzigingen"},
+    "en": {"last": "Last changed", "earlier": "Earlier changes"},
+    "fy": {"last": "Lêste feroaring", "earlier": "Eardere feroarings"},
+}
+MONTHS: Final[dict[str, str]] = {
+    "nl": "januari februari maart april mei juni juli augustus september oktober november december",
+    "en": "January February March April May June July August September October November December",
+    "fy": "jannewaris febrewaris maart april maaie juny july augustus septimber oktober novimber "
+    "desimber",
+}
+"""The months, in order, separated by spaces."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    file: str
+    """The page's file, relative to the project: ``docs/nl/regels/kndb-2018.md``."""
+    date: datetime.date
+    sha256: str
+    text: Mapping[str, str]
+    """What changed, per language."""
+    line: int
+    """The line of its ``[[change]]`` in the history file."""
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    path: str
+    """The history file as messages name it (``editions/history.toml``)."""
+    changes: tuple[Change, ...] = ()
+    derived: frozenset[str] = field(default_factory=frozenset)
+    """File names of rule pages that need no history (``vergelijking.md``)."""
+
+    @staticmethod
+    def empty() -> History:
+        return History(path="")
+
+    def of(self, file: str) -> list[Change]:
+        """The changes of ``file`` (relative to the project), the oldest first."""
+        return [change for change in self.changes if change.file == file]
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, as the history records it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_history(path: Path, *, project: Path) -> History:
+    """The history at ``path``; none (an empty history) if there is no such file."""
+    try:
+        shown = path.resolve().relative_to(project.resolve()).as_posix()
+    except ValueError:
+        shown = path.as_posix()
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return History.empty()
+    except OSError as error:
+        raise SiteError(f"cannot read the history: {error.strerror}", source=shown) from None
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"line (\d+)", str(error))
+        raise SiteError(
+            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
+        ) from None
+    starts = [n for n, line in enumerate(raw.splitlines(), start=1) if line.strip() == "[[change]]"]
+    entries = data.get("change", [])
+    derived = data.get("derived", [])
+    if not isinstance(derived, list) or not all(isinstance(name, str) for name in derived):
+        raise SiteError("'derived' must be a list of file names", source=shown)
+    if not isinstance(entries, list):
+        raise SiteError("'change' must be a list of [[change]] tables", source=shown)
+    if len(starts) != len(entries):
+        starts = [1] * len(entries)
+    changes = [_change(entry, shown, line) for entry, line in zip(entries, starts, strict=True)]
+    latest: dict[str, Change] = {}
+    for change in changes:
+        before = latest.get(change.file)
+        if before is not None and change.date < before.date:
+            raise SiteError(
+                f"{change.file}: a change dated {change.date} after one dated {before.date} "
+                "(list each file's changes oldest first)",
+                source=shown,
+                line=change.line,
+            )
+        latest[change.file] = change
+    return History(path=shown, changes=tuple(changes), derived=frozenset(derived))
+
+
+def _change(entry: Any, where: str, line: int) -> Change:
+    if not isinstance(entry, dict):
+        raise SiteError("a [[change]] must be a table", source=where, line=line)
+    file, date, sha = entry.get("file"), entry.get("date"), entry.get("sha256")
+    if not isinstance(file, str) or not file:
+        raise SiteError("a change needs 'file', the page's path", source=where, line=line)
+    if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
+        raise SiteError(
+            f"{file}: 'date' must be a date without quotes (date = 2025-03-01)",
+            source=where,
+            line=line,
+        )
+    if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{64}", sha):
+        raise SiteError(f"{file}: 'sha256' must be 64 hexadecimal digits", source=where, line=line)
+    text = {lang: entry[lang] for lang in LANGUAGES if isinstance(entry.get(lang), str)}
+    needed = {"nl", "en"} | ({language_of_file(file)} & set(LANGUAGES))
+    missing = sorted(needed - {lang for lang, words in text.items() if words.strip()})
+    if missing:
+        raise SiteError(
+            f"{file}: the change needs a text in {', '.join(missing)}", source=where, line=line
+        )
+    unknown = sorted(set(entry) - {"file", "date", "sha256", *LANGUAGES})
+    if unknown:
+        raise SiteError(f"{file}: unknown key {', '.join(unknown)}", source=where, line=line)
+    return Change(file=file, date=date, sha256=sha, text=text, line=line)
+
+
+def language_of_file(file: str) -> str:
+    """``docs/fy/regels/x.md`` -> ``fy``."""
+    parts = file.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "docs" else "nl"
+
+
+def rule_pages(history: History, project: Path) -> list[str]:
+    """Every rule page that needs a history (relative to the project)."""
+    return sorted(
+        path.relative_to(project).as_posix()
+        for path in project.glob(RULE_PAGES)
+        if path.name not in history.derived
+    )
+
+
+def stale(history: History, project: Path) -> list[str]:
+    """What is wrong between the history and the files: a rule page changed since its latest
+    entry, one without any, an entry of a missing file.  Each message says what to do."""
+    if not history.path:
+        return []
+    problems = []
+    latest: dict[str, Change] = {}
+    for change in history.changes:
+        latest[change.file] = change
+    for file, change in sorted(latest.items()):
+        path = project / file
+        if not path.is_file():
+            problems.append(
+                f"{history.path}:{change.line}: {file} does not exist (a page renamed or "
+                "removed keeps its history under its new name, or loses it)"
+            )
+        elif digest(path) != change.sha256:
+            problems.append(
+                f"{file} changed after its latest entry in {history.path} (line {change.line}, "
+                f"{change.date}): add a [[change]] with the date, what changed and the new "
+                f"sha256; '{HELPER} {file}' prints one to fill in"
+            )
+    for file in rule_pages(history, project):
+        if file not in latest:
+            problems.append(
+                f"{file} has no entry in {history.path}: add a [[change]] for it "
+                f"('{HELPER} {file}' prints one), or list its name under 'derived' if it is "
+                "made from other pages"
+            )
+    return problems
+
+
+_TEMPLATES: Final = jinja2.Environment(
+    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def long_date(date: datetime.date, lang: str) -> str:
+    """``1 mei 2025``, ``1 May 2025``, ``1 maaie 2025``."""
+    months = MONTHS.get(lang, MONTHS["nl"]).split()
+    return f"{date.day} {months[date.month - 1]} {date.year}"
+
+
+def history_notice(changes: list[Change], *, lang: str) -> str:
+    """The line under a page's title: its latest change, and the earlier ones folded."""
+    words = WORDS.get(lang, WORDS["nl"])
+    shown = [
+        {
+            "iso": change.date.isoformat(),
+            "date": long_date(change.date, lang),
+            "text": change.text.get(lang) or change.text["nl"],
+        }
+        for change in reversed(changes)
+    ]
+    return _TEMPLATES.get_template("history.html").render(
+        words=words, latest=shown[0], earlier=shown[1:]
+    )
