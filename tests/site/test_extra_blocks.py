@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from rulebook_build.checker.judge import problem_digest
 from rulebook_build.errors import RulebookError
+from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.render.html import Line
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.problems import (
@@ -22,6 +25,11 @@ from rulebook_build.site.problems import (
 
 def no_diagram(block: str, lines: object = ()) -> str:
     return f"<pre class='diagram'>{block}</pre>"
+
+
+def spec_diagram(spec: DiagramSpec, lines: Sequence[Line] = ()) -> str:
+    """A problem page's diagram as the moves it was given (the page passes objects)."""
+    return f"<pre class='diagram'>moves: {' '.join(map(str, spec.moves))}</pre>"
 
 
 def test_comparison_is_computed_from_the_variants() -> None:
@@ -123,7 +131,7 @@ def problem_page(root: Path, lang: str, **extra: object) -> str:
         lang=lang,
         where="p.md:3",
         site=make_site(root, with_verdict=True, extra=extra),
-        diagram=no_diagram,
+        diagram=spec_diagram,
         root="../../../",
     )
 
@@ -147,10 +155,10 @@ def test_the_english_page_shows_the_english_detail(tmp_path: Path) -> None:
 
 
 def test_cooks_duals_and_false_solutions_become_lines_of_the_player(tmp_path: Path) -> None:
-    seen: list[tuple[str, str, str]] = []
+    seen: list[Line] = []
 
-    def diagram(block: str, lines: object = ()) -> str:
-        seen.extend(lines)  # type: ignore[arg-type]
+    def diagram(spec: DiagramSpec, lines: Sequence[Line] = ()) -> str:
+        seen.extend(lines)
         return "<pre></pre>"
 
     render_problem(
@@ -165,7 +173,7 @@ def test_cooks_duals_and_false_solutions_become_lines_of_the_player(tmp_path: Pa
                 "duals": [
                     {
                         "after": "6-1 32x12",
-                        "moves": ["1x31", "1x23"],
+                        "moves": ["1x31", "1x26"],
                         "kind": "variation",
                         "level": "remark",
                     },
@@ -176,16 +184,16 @@ def test_cooks_duals_and_false_solutions_become_lines_of_the_player(tmp_path: Pa
                         "level": "info",
                     },
                 ],
-                "tries": [{"key": "28-23", "line": "28-23 17x28", "refutation": "17x28"}],
+                "tries": [{"key": "28-23", "line": "28-23 17x19", "refutation": "17x19"}],
             },
         ),
         diagram=diagram,
         root="",
     )
-    labels = [label for label, _sentence, _moves in seen]
-    assert labels == ["Cook 6-1", "Dual 1x23", "Try 28-23?"]  # information-only duals are not
-    assert seen[1][2] == "6-1 32x12 1x23"
-    assert "Black refutes with 17x28" in seen[2][1]
+    labels = [line.label for line in seen]
+    assert labels == ["Cook 6-1", "Dual 1x26", "Try 28-23?"]  # information-only duals are not
+    assert [str(move) for move in seen[1].moves] == ["6-1", "32x12", "1x26"]
+    assert "Black refutes with 17x19" in seen[2].sentence
 
 
 def test_problem_page_refuses_a_stale_verdict(tmp_path: Path) -> None:
@@ -196,7 +204,7 @@ def test_problem_page_refuses_a_stale_verdict(tmp_path: Path) -> None:
             lang="en",
             where="p.md:3",
             site=site,
-            diagram=no_diagram,
+            diagram=spec_diagram,
             root="",
         )
     assert "rulebook check --json" in str(caught.value) and "p.pdn:1" in str(caught.value)

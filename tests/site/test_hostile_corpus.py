@@ -243,6 +243,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp("hostile-corpus")
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPOSITORY / "docs", root / "docs")
+    shutil.copytree(REPOSITORY / "editions", root / "editions")  # the pages' tables and history
     (root / "problems").mkdir()
     hostile = add_collection(root, "hostile", CORPUS)
     add_collection(root, "harmless", harmless(CORPUS))
