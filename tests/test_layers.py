@@ -31,7 +31,13 @@ RANK = {
     "cli": 6,
 }
 
-ONLY_IN = {"lark": "notation", "mkdocs": "site", "markdown": "site", "distributed": "cli"}
+ONLY_IN = {
+    "lark": "notation",
+    "mkdocs": "site",
+    "markdown": "site",
+    "weasyprint": "site",
+    "distributed": "cli",
+}
 """Outside packages that only one room may import."""
 
 
