@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up and run every check: the one test command of the README and of CI (.ci/run).
 #   - a virtual environment in .venv with the package, its test extras and Zig (wasm)
-#   - Debian's Chromium for the browser test (installed with apt when running as root)
+#   - Debian's Chromium for the browser test, and Pango and a font for WeasyPrint (the
+#     rulebooks' PDFs), installed with apt when running as root
 #   - ruff (lint and format), mypy --strict, then pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,12 +13,33 @@ python3 -m venv .venv
 # Pyodide, for the in-browser checker and its browser test (pinned in package-lock.json)
 npm ci --silent --no-audit --no-fund
 
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+apt_updated=
+apt_install() {
+    if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 if [ ! -x /usr/bin/chromium ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    if can_apt; then
         echo "installing Debian's chromium for the browser test"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        apt_install chromium
     else
         echo "note: /usr/bin/chromium missing and not root: the browser tests will be skipped"
+    fi
+fi
+# WeasyPrint (the pdf extra, in the test extra) prints the rulebooks' PDFs with the system's
+# Pango and fonts, which pip cannot install (rulebook build --pdf, tests/site/test_pdf.py)
+pdf_ready() {
+    .venv/bin/python -c "from rulebook_build.site.pdf import unavailable; raise SystemExit(unavailable())" &&
+        [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]
+}
+if ! pdf_ready >/dev/null 2>&1; then
+    if can_apt; then
+        echo "installing Pango and the DejaVu fonts for the PDF tests"
+        apt_install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+    else
+        echo "note: Pango or the DejaVu fonts missing and not root: the PDF tests will be skipped"
     fi
 fi
 # CI runs every test: a browser test that skips there would hide what the pages do in a browser
@@ -25,6 +47,11 @@ fi
 if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
     echo "error: CI is set and /usr/bin/chromium is missing after the install step:" \
         "the browser tests cannot run (apt-get install chromium)" >&2
+    exit 1
+fi
+if [ -n "${CI:-}" ] && ! pdf_ready; then
+    echo "error: CI is set and WeasyPrint cannot print (Pango or the DejaVu fonts missing after" \
+        "the install step): the PDF tests cannot run" >&2
     exit 1
 fi
 

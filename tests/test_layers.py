@@ -36,6 +36,7 @@ ONLY_IN = {
     "mkdocs": "site",
     "markdown": "site",
     "diff_match_patch": "site",
+    "weasyprint": "site",
     "distributed": "cli",
 }
 """Outside packages that only one room may import."""

@@ -1,11 +1,14 @@
 """``rulebook build``: build the website, every language, strictly.
 
-    rulebook build [--out DIR] [--config mkdocs.yml] [--verbose]
+    rulebook build [--out DIR] [--config mkdocs.yml] [--pdf] [--verbose]
 
 Any warning (a broken link or anchor, a bad diagram block, an illegal example move) fails
 the build: the problems are printed as ``file:line:column: message`` and the exit code is 1;
 the previous site in DIR is left as it was.  Set ``SOURCE_DATE_EPOCH`` for byte-identical
 builds across checkouts (by default the newest source file's time is used).
+
+``--pdf`` also prints every rulebook page to a PDF beside it and links it from the page
+(WeasyPrint and Pango, the ``pdf`` extra); without them it exits 2 and says what to install.
 """
 
 from __future__ import annotations
@@ -28,15 +31,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="mkdocs.yml (default: the one in this folder or a folder above)",
     )
+    parser.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also make a PDF of each rulebook in each language and link it from its page "
+        "(needs WeasyPrint and Pango: pip install -e '.[pdf]')",
+    )
     parser.add_argument("--verbose", action="store_true", help="print MkDocs' progress too")
 
 
 def run(args: argparse.Namespace) -> int:
     from rulebook_build.site.builder import build_site, find_config
 
+    if args.pdf:
+        from rulebook_build.site.pdf import unavailable
+
+        missing = unavailable()
+        if missing is not None:
+            print(f"rulebook build: --pdf: {missing}", file=sys.stderr)
+            return 2
     config = args.config if args.config is not None else find_config()
     try:
-        report = build_site(config, args.out, verbose=args.verbose)
+        report = build_site(config, args.out, verbose=args.verbose, pdf=args.pdf)
     except RulebookError as error:
         print(f"rulebook build: {error.message}", file=sys.stderr)
         return 1

@@ -77,14 +77,24 @@ def build_site(
     *,
     verbose: bool = False,
     stream: TextIO | None = None,
+    pdf: bool = False,
 ) -> BuildReport:
-    """Build the site of ``config_file`` into ``out_dir`` (default: its ``site_dir``)."""
+    """Build the site of ``config_file`` into ``out_dir`` (default: its ``site_dir``);
+    ``pdf`` turns on the ``rulebook`` plugin's PDFs of the rulebooks (:mod:`.pdf`)."""
     output = stream or sys.stderr
     started = time.monotonic()
     try:
         config = load_config(str(config_file), strict=True)
     except MkDocsException as error:
         raise SiteError(f"bad configuration: {error}", source=str(config_file)) from None
+    if pdf:
+        plugin = config.plugins.get("rulebook")
+        if plugin is None:
+            raise SiteError(
+                "PDFs are made by the 'rulebook' plugin, which is not in its plugins",
+                source=str(config_file),
+            )
+        plugin.config["pdf"] = True
     target = Path(out_dir).resolve() if out_dir else Path(config.site_dir).resolve()
     docs = Path(config.docs_dir).resolve()
     if target == docs or docs in target.parents or target in (docs, *docs.parents):

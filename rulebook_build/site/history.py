@@ -83,8 +83,15 @@ class History:
 
 
 def digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes, as the history records it."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a rule page's text, as the history records it: the file's bytes after
+    its front matter and the blank lines after it (the ``---`` block that names the edition
+    and source for the PDF, which describes the text and is not part of it)."""
+    data = path.read_bytes()
+    if data.startswith(b"---\n"):
+        end = data.find(b"\n---\n", 4)
+        if end != -1:
+            data = data[end + len(b"\n---\n") :].lstrip(b"\n")
+    return hashlib.sha256(data).hexdigest()
 
 
 def read_history(path: Path, *, project: Path) -> History:

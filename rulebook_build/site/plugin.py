@@ -19,6 +19,9 @@ Declared in ``pyproject.toml`` as the ``rulebook`` entry point; ``mkdocs.yml`` l
 - move notation in running text (``46-41``, ``26x37``) is wrapped in
   ``<span class="rb-move">`` so that a line never breaks at its hyphen (:class:`MoveExtension`);
 - link warnings of MkDocs get the file and line of the link;
+- with the option ``pdf`` (``rulebook build --pdf``), every rulebook page (front matter
+  ``rulebook:``) is printed to a PDF beside it when the last language is built, and linked
+  under its title (:mod:`.pdf`);
 - ``SOURCE_DATE_EPOCH`` is set (newest source file) unless given, for reproducible builds.
 
 static-i18n builds the site once per language, each build nested in the first one's
@@ -34,7 +37,9 @@ import hashlib
 import json
 import logging
 import os
+import posixpath
 import re
+import time
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
@@ -81,6 +86,17 @@ from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
 from rulebook_build.site.editions import relative_url, render_editions
 from rulebook_build.site.fences import DraughtsExtension
 from rulebook_build.site.history import History, history_notice, read_history, stale
+from rulebook_build.site.pdf import (
+    PdfError,
+    PrintPage,
+    build_day,
+    link_html,
+    pdf_uri,
+    prepare_article,
+    rulebook_of,
+    unavailable,
+    write_pdfs,
+)
 from rulebook_build.site.problems import (
     ProblemSite,
     collection_markdown,
@@ -151,6 +167,9 @@ class RulebookConfig(base.Config):  # type: ignore[no-untyped-call]
     """Set ``SOURCE_DATE_EPOCH`` to the newest source file's time when it is not set."""
     history = c.Type(str, default="editions/history.toml")
     """The change history of the rule pages, relative to ``mkdocs.yml``; none if missing."""
+    pdf = c.Type(bool, default=False)
+    """Make a PDF of every rulebook page (front matter ``rulebook:``) and link it from the page
+    (:mod:`.pdf`; WeasyPrint and Pango). ``rulebook build --pdf`` turns it on."""
 
 
 @dataclass
@@ -191,6 +210,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         self.docs_dir = Path("docs")
         self.directory_urls = True
         self.default_language = "nl"
+        self.print_pages: list[PrintPage] = []
+        """The rulebook pages of this build, every language, printed when it ends."""
 
     # ------------------------------------------------------------------ languages
     def _i18n(self, config: MkDocsConfig) -> Any:
@@ -221,6 +242,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self.site_tables = None
             self.thumbnails = {}
             self._read_history()
+            self.print_pages = []
+            if self.config.pdf:
+                missing = unavailable()
+                if missing is not None:
+                    raise PluginError(f"rulebook: {missing}")
         self.docs_dir = Path(config.docs_dir)
         self.directory_urls = bool(config.use_directory_urls)
         self.default_language = self._default_language(config)
@@ -665,17 +691,81 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         html = self._with_history(html)
         lang = self._content_language(page)
-        if not self.config.fallback_notice or lang == self.building:
-            return html
-        title, sentence = NOTICES.get(self.building, NOTICES["en"])
-        notice = (
-            f'<div class="admonition warning rb-untranslated"><p class="admonition-title">'
-            f"{title}</p><p>{sentence}</p></div>"
-        )
-        match = re.search(r"</h1>", html)
-        head, rest = (html[: match.end()], html[match.end() :]) if match else ("", html)
-        head = head.replace("<h1", f'<h1 lang="{lang}"', 1)
-        return f'{head}\n{notice}\n<div lang="{lang}">\n{rest}\n</div>'
+        link = self._print_page(html, page, config, lang) if self.config.pdf else ""
+        if self.config.fallback_notice and lang != self.building:
+            title, sentence = NOTICES.get(self.building, NOTICES["en"])
+            notice = (
+                f'<div class="admonition warning rb-untranslated"><p class="admonition-title">'
+                f"{title}</p><p>{sentence}</p></div>"
+            )
+            match = re.search(r"</h1>", html)
+            head, rest = (html[: match.end()], html[match.end() :]) if match else ("", html)
+            head = head.replace("<h1", f'<h1 lang="{lang}"', 1)
+            html = f'{head}\n{notice}\n<div lang="{lang}">\n{rest}\n</div>'
+        if link:
+            # right under the title, in the reader's language (before a notice)
+            match = re.search(r"</h1>", html)
+            at = match.end() if match else 0
+            html = f"{html[:at]}\n{link}\n{html[at:]}"
+        return html
+
+    def _print_page(self, html: str, page: Page, config: MkDocsConfig, lang: str) -> str:
+        """Keep a rulebook page for its PDF; the link to the PDF (empty on another page).
+
+        A page shown in Dutch because it is not translated links the Dutch PDF."""
+        where = self.page.source if self.page else page.file.src_uri
+        try:
+            rulebook = rulebook_of(page.meta, where)
+        except RulebookError as error:
+            if str(error) not in self.reported:
+                self.reported.add(str(error))
+                log.error(str(error))
+            return ""
+        if rulebook is None:
+            return ""
+        dest = page.file.dest_uri
+        folder = posixpath.dirname(dest)
+        if lang == self.building:
+            uri = pdf_uri(dest, page.file.src_uri, lang)
+            site_url = config.site_url or None
+            article = prepare_article(
+                html,
+                page_url=page.url,
+                site_url=site_url,
+                lift_notice=lang != self._default_language(config),
+            )
+            self.print_pages.append(
+                PrintPage(
+                    lang=lang,
+                    rulebook=rulebook,
+                    article=article,
+                    site_name=str(config.site_name or ""),
+                    address=f"{site_url.rstrip('/')}/{page.url}" if site_url else "",
+                    made=build_day(os.environ.get("SOURCE_DATE_EPOCH")),
+                    source=where,
+                    uri=uri,
+                    page_dir=folder,
+                )
+            )
+            return link_html(posixpath.relpath(uri, folder or "."), lang)
+        # the Dutch page in another language's site: its PDF is the default language's
+        prefix = f"{self.building}/"
+        dutch = dest.removeprefix(prefix) if dest.startswith(prefix) else dest
+        uri = pdf_uri(dutch, page.file.src_uri, lang)
+        return link_html(posixpath.relpath(uri, folder or "."), self.building, dutch_text=True)
+
+    def _write_pdfs(self, config: MkDocsConfig) -> None:
+        """Print every rulebook page kept in this build (every language) into the site."""
+        started = time.monotonic()
+        try:
+            done = write_pdfs(self.print_pages, Path(config.site_dir))
+        except PdfError as error:
+            raise PluginError(f"rulebook: {error.message}") from None
+        for printed, (pages, complaints) in done:
+            for complaint in complaints:
+                log.warning(f"{printed.source}: PDF {printed.uri}: {complaint}")
+            log.info(f"PDF {printed.uri}: {pages} pages")
+        log.info(f"{len(done)} PDFs made in {time.monotonic() - started:.1f} s")
 
     def on_post_template(
         self, output_content: str, *, template_name: str, config: MkDocsConfig
@@ -734,8 +824,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
             self._write_search_indexes(config)
         if self.not_found_page is not None:
             (Path(config.site_dir) / "404.html").write_text(self.not_found_page, encoding="utf-8")
+        if self.config.pdf and self.print_pages:
+            self._write_pdfs(config)
         self.search_entries = {}
         self.not_found_page = None
+        self.print_pages = []
         log.debug(f"diagrams: {self.cache.hits} from the cache, {self.cache.misses} rendered")
 
     on_post_build = CombinedEvent(_keep_search_entries, _finish_build)
@@ -766,6 +859,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def on_build_error(self, *, error: Exception) -> None:
         self.languages = []
         self.search_entries = {}
+        self.print_pages = []
 
 
 MOVE: Final = re.compile(r"(?<![\w-])\d{1,2}(?:[-x]\d{1,2})+(?![\w-])")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,24 @@ def test_every_rule_page_matches_its_latest_history_entry() -> None:
     assert "docs/nl/regels/kndb-2009-2018.md" not in pages  # made from the two editions
     for page in pages:
         latest = history.of(page)[-1]
-        assert latest.sha256 == hashlib.sha256((REPOSITORY / page).read_bytes()).hexdigest()
+        text = re.sub(
+            r"\A---\n.*?\n---\n\n*", "", (REPOSITORY / page).read_text("utf-8"), flags=re.S
+        )
+        assert latest.sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_the_front_matter_is_not_the_text(tmp_path: Path) -> None:
+    """The edition and source for the PDF describe the text: changing them needs no entry,
+    changing a word of the text does."""
+    page = tmp_path / "spel.md"
+    page.write_text("# Spel\n\nArtikel 1.\n", encoding="utf-8")
+    before = digest(page)
+    page.write_text("---\nrulebook:\n  edition: 2024\n---\n\n# Spel\n\nArtikel 1.\n", "utf-8")
+    assert digest(page) == before
+    page.write_text("---\nrulebook:\n  edition: 2025\n---\n# Spel\n\nArtikel 1.\n", "utf-8")
+    assert digest(page) == before
+    page.write_text("---\nrulebook:\n  edition: 2025\n---\n# Spel\n\nArtikel 2.\n", "utf-8")
+    assert digest(page) != before
 
 
 ENTRY = """\
