@@ -75,6 +75,8 @@ def test_a_position_reached_by_a_legal_black_move_passes_b1(variant: Variant) ->
         ("W:W18,K32,K33:BK36", INTERNATIONAL, "22x36"),
         # a man crowned by the capture that ended on the back row (38 over 42 onto 47)
         ("W:W20,K33,K36,K37:BK47", INTERNATIONAL, "38x47"),
+        # ... on 46, the row's first square: 37 over 41 (a king on 37 would have had more to take)
+        ("W:W7,11,29,31,32,39:B26,35,K46", INTERNATIONAL, "37x46"),
         # Fries Spel: 9 came up from 29 over 19 (art. 7); by the International rules, 8-13
         ("W:W10,18,35,49,K48:B9,13", FRISIAN, "29x9"),
         ("W:W10,18,35,49,K48:B9,13", INTERNATIONAL, "8-13"),
