@@ -82,6 +82,9 @@ def test_a_position_reached_by_a_legal_black_move_passes_b1(variant: Variant) ->
         ("W:W10,18,35,49,K48:B9,13", INTERNATIONAL, "8-13"),
         # ... and sideways, from 9 over 8 onto 7
         ("W:W13,21:B7,26,27,33,43,K44,K45,K47,K49", FRISIAN, "9x7"),
+        # Fries Spel: the piece 18x7 took was a king, whose value (art. 11) made it the capture
+        # Black had to make; a man taken there would leave no legal last move
+        ("W:W13,40,K9,K19,K22,K25,K26,K39:B7,20", FRISIAN, "18x7"),
     ],
 )
 def test_b1_finds_long_crowning_and_orthogonal_captures(
