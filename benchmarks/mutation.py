@@ -119,7 +119,11 @@ MODULES: tuple[Module, ...] = (
     ),
     Module(
         "checker/tables/endgame.py",
-        ("tests/checker/test_endgame.py", "tests/checker/test_counted_tables.py"),
+        (
+            "tests/checker/test_endgame.py",
+            "tests/checker/test_counted_tables.py",
+            "tests/checker/test_table_probes.py",
+        ),
         (
             "outcome_of",
             "EndgameTables.covers",
