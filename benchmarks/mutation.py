@@ -123,6 +123,7 @@ MODULES: tuple[Module, ...] = (
             "tests/checker/test_endgame.py",
             "tests/checker/test_counted_tables.py",
             "tests/checker/test_table_probes.py",
+            "tests/checker/test_compact.py",
         ),
         (
             "outcome_of",

@@ -56,6 +56,8 @@ def state(
         ({"other_kings": (47, 48, 49, 50)}, False, None),
         # the other side has nothing: the side to move wins at once if it can move
         ({"own_men": (30, 31), "own_kings": (1,)}, True, WIN_NOW),
+        ({"own_men": (30, 31)}, True, WIN_NOW),
+        ({"own_kings": (1,)}, True, WIN_NOW),
         ({"own_men": (30, 31), "own_kings": (1, 2)}, False, None),
         ({"own_men": (30, 31, 32, 33)}, False, None),
         ({"own_kings": (1, 2, 3, 4)}, False, None),
