@@ -107,3 +107,14 @@ def test_located_material_is_counted_per_kind(tables: EndgameTables) -> None:
     assert located is not None and located[0] == (1, 1, 0, 1)
     located = tables.locate(state(own_kings=(1,), other_men=(15,), other_kings=(50,)))
     assert located is not None and located[0] == (0, 1, 1, 1)
+
+
+def test_only_tables_with_the_count_rules_answer_probe_rules(
+    tables: EndgameTables, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    kings = state(own_kings=(1,), other_kings=(50,))
+    assert tables.probe(kings) is not None and tables.probe_rules(kings) is None  # pure
+    counted = EndgameTables(
+        INTERNATIONAL, max_pieces=2, semantics="rules", cache_dir=tmp_path_factory.mktemp("rules")
+    )
+    assert counted.probe_rules(kings) == counted.probe(kings) is not None
