@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -83,26 +83,39 @@ def render_block(
     ``lines`` are the other lines a player offers (label, sentence, moves from the block's
     position): each is read and checked like the block's own ``moves``."""
     key = cache.key(text + "".join(f"\0{a}\0{b}\0{c}" for a, b, c in lines), lang)
+
+    def made() -> str:
+        spec = parse_diagram(text, source=source, first_line=first_line, indent=indent)
+        if not (lines and spec.moves):
+            return _html(spec, lang, ())
+        setting = [
+            row for row in text.splitlines() if not row.lstrip().startswith(("moves:", "caption:"))
+        ]
+        others = [
+            Line(
+                label,
+                sentence,
+                parse_diagram("\n".join([*setting, f"moves: {moves}"]), source=source).moves,
+            )
+            for label, sentence, moves in lines
+        ]
+        return _html(spec, lang, others)
+
+    return _cached(cache, key, made, element_id)
+
+
+def _html(spec: DiagramSpec, lang: str, lines: Sequence[Line]) -> str:
+    """A player with the other lines where there are moves and lines, else the diagram."""
+    if lines and spec.moves:
+        return player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=list(lines))
+    return diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
+
+
+def _cached(cache: DiagramCache, key: str, made: Callable[[], str], element_id: str) -> str:
+    """The cached HTML of ``key``, else what ``made`` renders (kept), with its element id."""
     html = cache.get(key)
     if html is None:
-        spec = parse_diagram(text, source=source, first_line=first_line, indent=indent)
-        if lines and spec.moves:
-            setting = [
-                row
-                for row in text.splitlines()
-                if not row.lstrip().startswith(("moves:", "caption:"))
-            ]
-            others = [
-                Line(
-                    label,
-                    sentence,
-                    parse_diagram("\n".join([*setting, f"moves: {moves}"]), source=source).moves,
-                )
-                for label, sentence, moves in lines
-            ]
-            html = player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=others)
-        else:
-            html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
+        html = made()
         cache.put(key, html)
         cache.misses += 1
     else:
@@ -138,14 +151,4 @@ def render_spec(
     """The HTML of a diagram made from objects (a problem's start, its solution and its other
     lines, as the notation layer read them): as :func:`render_block`, without a block's text."""
     key = cache.key(_described(spec, lines), lang)
-    html = cache.get(key)
-    if html is None:
-        if lines and spec.moves:
-            html = player_html(spec, lang=lang, id_prefix=ID_TOKEN, lines=list(lines))
-        else:
-            html = diagram_html(spec, lang=lang, id_prefix=ID_TOKEN)
-        cache.put(key, html)
-        cache.misses += 1
-    else:
-        cache.hits += 1
-    return html.replace(ID_TOKEN, element_id)
+    return _cached(cache, key, lambda: _html(spec, lang, lines), element_id)
