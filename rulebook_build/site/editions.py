@@ -30,7 +30,6 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +39,7 @@ import jinja2
 from diff_match_patch import diff_match_patch
 
 from rulebook_build.errors import SiteError
+from rulebook_build.site.history import parse_toml
 
 REASONS: Final = ("same", "moved", "merged", "split", "dropped", "new")
 """Why two articles are paired: the same subject (perhaps renumbered), moved elsewhere in the
@@ -475,13 +475,7 @@ def read_table(path: Path, *, shown: str) -> Table:
         raw = path.read_text(encoding="utf-8")
     except OSError as error:
         raise SiteError(f"cannot read the table: {error.strerror}", source=shown) from None
-    try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"line (\d+)", str(error))
-        raise SiteError(
-            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
-        ) from None
+    data = parse_toml(raw, shown=shown)
     lines = tuple(raw.replace("\r\n", "\n").split("\n"))
     starts = [n for n, line in enumerate(lines, start=1) if line.strip() == "[[pair]]"]
     sides: list[Side] = []

@@ -94,6 +94,17 @@ def digest(path: Path) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def parse_toml(raw: str, *, shown: str) -> dict[str, Any]:
+    """A TOML file's data; ``SiteError`` naming ``shown`` and the line where it is not TOML."""
+    try:
+        return tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"line (\d+)", str(error))
+        raise SiteError(
+            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
+        ) from None
+
+
 def read_history(path: Path, *, project: Path) -> History:
     """The history at ``path``; none (an empty history) if there is no such file."""
     try:
@@ -106,13 +117,7 @@ def read_history(path: Path, *, project: Path) -> History:
         return History.empty()
     except OSError as error:
         raise SiteError(f"cannot read the history: {error.strerror}", source=shown) from None
-    try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"line (\d+)", str(error))
-        raise SiteError(
-            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
-        ) from None
+    data = parse_toml(raw, shown=shown)
     starts = [n for n, line in enumerate(raw.splitlines(), start=1) if line.strip() == "[[change]]"]
     entries = data.get("change", [])
     derived = data.get("derived", [])
