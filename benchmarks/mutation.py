@@ -174,7 +174,7 @@ HAND: tuple[HandMutant, ...] = (
     ),
     HandMutant(
         "pages-not-autoescaped",
-        "rulebook_build/site/problems.py",
+        "rulebook_build/site/templating.py",  # the environment every page's template uses
         "autoescape=True,",
         "autoescape=False,",
         ("tests/site/test_escaping.py",),
@@ -247,7 +247,7 @@ HAND: tuple[HandMutant, ...] = (
     # site/history.py): their texts come from the rule pages and the editions/ tables
     HandMutant(
         "editions-not-autoescaped",
-        "rulebook_build/site/editions.py",
+        "rulebook_build/site/templating.py",  # the environment every page's template uses
         "autoescape=True,",
         "autoescape=False,",
         ("tests/site/test_editions.py",),
@@ -268,7 +268,7 @@ HAND: tuple[HandMutant, ...] = (
     ),
     HandMutant(
         "history-not-autoescaped",
-        "rulebook_build/site/history.py",
+        "rulebook_build/site/templating.py",  # the environment every page's template uses
         "autoescape=True,",
         "autoescape=False,",
         ("tests/site/test_history.py",),

@@ -21,13 +21,12 @@ import zipfile
 from pathlib import Path
 from typing import Any, Final
 
-import jinja2
-
 import rulebook_build
 from rulebook_build.browser import DEFAULT_SECONDS
 from rulebook_build.notation._grammar import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 from rulebook_build.site.problems import home
+from rulebook_build.site.templating import TEMPLATES
 
 PYODIDE_FILES: Final = (
     "pyodide.mjs",
@@ -270,11 +269,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
     },
 }
 
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-)
+_TEMPLATES: Final = TEMPLATES
 
 
 def pyodide_folder(project: Path) -> Path | None:

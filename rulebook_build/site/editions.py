@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-import jinja2
 from diff_match_patch import diff_match_patch
 
 from rulebook_build.errors import SiteError
 from rulebook_build.site.history import parse_toml
+from rulebook_build.site.templating import TRIMMED
 
 REASONS: Final = ("same", "moved", "merged", "split", "dropped", "new")
 """Why two articles are paired: the same subject (perhaps renumbered), moved elsewhere in the
@@ -590,13 +590,7 @@ def check_table(table: Table, old: Rulebook, new: Rulebook) -> None:
 
 # ---------------------------------------------------------------------------- the page
 
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+_TEMPLATES: Final = TRIMMED
 """Autoescaped: the articles' texts and the table's words are always text in the page."""
 
 

@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import jinja2
-
 from rulebook_build.errors import SiteError
+from rulebook_build.site.templating import TRIMMED
 
 RULE_PAGES: Final = "docs/*/regels/*.md"
 """Where the rule pages are; each needs a history unless it is ``derived``."""
@@ -216,13 +215,7 @@ def stale(history: History, project: Path) -> list[str]:
     return problems
 
 
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+_TEMPLATES: Final = TRIMMED
 
 
 def long_date(date: datetime.date, lang: str) -> str:

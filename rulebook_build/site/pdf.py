@@ -50,6 +50,7 @@ import markupsafe
 from rulebook_build.errors import SiteError
 from rulebook_build.render.style import NUMBER_FONT, PRINT
 from rulebook_build.render.svg import standalone_style
+from rulebook_build.site.templating import TEMPLATES
 
 __all__ = [
     "PDF_WORDS",
@@ -375,11 +376,7 @@ class PrintPage:
     """The page's folder in the site (``regels/kndb-2018``): images resolve from there."""
 
 
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-)
+_TEMPLATES: Final = TEMPLATES
 """The print document: autoescaped; the article's own HTML enters as ``Markup``."""
 
 

@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-import jinja2
 import markupsafe
 
 from rulebook_build.checker.judge import CRITERIA
@@ -42,6 +41,7 @@ from rulebook_build.render.html import Line
 from rulebook_build.similar.search import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 from rulebook_build.site.relatives import Relatives
+from rulebook_build.site.templating import TEMPLATES
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
 REFRESH: Final = (
@@ -492,12 +492,7 @@ def _label(lang: str, key: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
 
 
-_TEMPLATES: Final = jinja2.Environment(
-    loader=jinja2.PackageLoader("rulebook_build.site", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=False,
-)
+_TEMPLATES: Final = TEMPLATES
 """The problem pages' HTML: autoescaped, so a tag, comment or name from a PDN file is always
 text (a file composers submit is outside text)."""
 
