@@ -76,10 +76,8 @@ class Relatives:
         files = sorted({_resolved(entry.game.source) for entry in self.entries})
         index: Index = build_index([(path, Path(path)) for path in files])
         found: dict[int, list[Relative]] = {}
-        for path in files:
-            collection = collection_of(Path(path))
-            record, _bits = record_of(Path(path), collection)
-            for query in queries(index, path, record, collection):
+        for file in index.files:  # each file as the index read it: its record and collection
+            for query in queries(index, file.source, file.record, file.collection):
                 source, _colon, line = query.source.rpartition(":")
                 entry = by_place.get((source, int(line)))
                 if entry is None:
