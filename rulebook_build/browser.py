@@ -33,10 +33,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from rulebook_build.checker import wasm
+from rulebook_build.checker import opinion_words, wasm
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
+from rulebook_build.checker.opinion import calibration
 from rulebook_build.checker.tables import tablefile
 from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker_tables
 from rulebook_build.errors import RulebookError
@@ -399,6 +400,16 @@ def check(
         "compiled": isinstance(prover, wasm.HostedProver),
         "command": command_line(float(seconds)),
         "solution_error": _solution_error(judgement.solution.error, text, lang),
+        # the engine's opinions on what stayed open, in the page's language: never a proof
+        "opinions": [
+            {
+                "criteria": ", ".join(opinion.criteria),
+                "says": opinion.says,
+                "text": opinion_words.describe(opinion, lang),
+            }
+            for opinion in judgement.opinions
+        ],
+        "calibration": opinion_words.calibration_text(calibration(), lang),
     }
     return json.dumps(record)
 

@@ -234,6 +234,18 @@ class Clock:
         return min(left, max(least, left * fraction))
 
 
+@dataclass(frozen=True, slots=True)
+class OpenMove:
+    """A White move of the walk whose win stayed open, or (``move`` None) a position the walk
+    did not get past: where it is (``line``: the moves from the start, the open move
+    included), the position before the move and the node after it."""
+
+    line: tuple[str, ...]
+    position: Position
+    move: Move | None
+    node: Node
+
+
 @dataclass(slots=True)
 class TreeWalk:
     """What the walk of the published tree found."""
@@ -248,6 +260,12 @@ class TreeWalk:
     positions: int = 0
     deviations: list[tuple[Node, Position, tuple[str, ...]]] = field(default_factory=list)
     """Where Black left the published tree by choice: walked last, for information."""
+    open_list: list[OpenMove] = field(default_factory=list)
+    """The White moves behind ``unsettled``, each with the line to it: the questions an
+    opinion (``opinion.py``) can be asked about."""
+    stopped: OpenMove | None = None
+    """Where the walk ran out of time first (``complete`` False): the position it did not
+    go past, with ``move`` None."""
 
     @property
     def unsettled(self) -> int:
@@ -291,6 +309,8 @@ class SolutionWalker:
     """False while walking for information only: nothing open there leaves C undecided."""
     start_pieces: int = 0
     _turns: list[_Turn] = field(default_factory=list)
+    _stuck: list[OpenMove] = field(default_factory=list)
+    """Turns of the walk with no move proved to win: each open move there."""
 
     def walk(self, node: Node, position: Position, main: ReplayedLine) -> TreeWalk:
         self.start_pieces = _pieces(position)
@@ -343,6 +363,11 @@ class SolutionWalker:
         """The duals and the open count, from the turns walked so far."""
         self.result.duals = [turn.dual for turn in self._turns if turn.dual is not None]
         self.result.open_moves = sum(len(turn.open) for turn in self._turns)
+        self.result.open_list = [
+            OpenMove((*turn.line, move_notation(turn.position, move)), turn.position, move, child)
+            for turn in self._turns
+            for move, child in turn.open
+        ] + self._stuck
 
     def _out_of_time(self) -> bool:
         return self.clock.left() <= 0.05 or (
@@ -366,6 +391,8 @@ class SolutionWalker:
         if self._out_of_time():
             if self.counted:
                 self.result.complete = False
+                if self.result.stopped is None:
+                    self.result.stopped = OpenMove(line, position, None, node)
             return
         if (cursor is not None and cursor.at_end) or ended(position, self.start_pieces):
             return
@@ -416,6 +443,11 @@ class SolutionWalker:
         if not winners:
             if self.counted:
                 self.result.undecided += len(open_moves)
+                self._stuck += [
+                    OpenMove((*line, move_notation(position, move)), position, move, child)
+                    for move, child in open_moves
+                ]
+                self._collect()
             return
         chosen_move, chosen_child = next(((m, c) for m, c in winners if m == expected), winners[0])
         turn = _Turn(position, line, context, chosen_move, [])

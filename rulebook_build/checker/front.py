@@ -27,6 +27,7 @@ from itertools import product
 from typing import Final, Protocol
 
 from rulebook_build.checker.judge import Judge, Judgement
+from rulebook_build.checker.opinion import OPINION_NODES
 from rulebook_build.checker.search import ProverLike, TableLike
 from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
@@ -159,11 +160,14 @@ class Checker:
         by_work: bool = False,
         progress: Callable[[str], None] | None = None,
         nodes: Callable[[int], None] | None = None,
+        opinion_nodes: int = OPINION_NODES,
     ) -> Judgement:
         """Judge a problem (a game with a ``FEN`` tag) by the rules of ``variant``, else of
         its ``GameType``, within ``seconds`` (counted in work with ``by_work``: the same
         judgement on every machine).  ``progress`` hears what is being examined, ``nodes``
-        the positions searched as the count grows, and the final count at the end.  Raises
+        the positions searched as the count grows, and the final count at the end.
+        ``opinion_nodes``: the engine's budget for its opinion on each open question (0: no
+        opinions; ``opinion.py``).  Raises
         ``RulebookError`` for a game that is no problem of a variant played here."""
         rules = variant or game_variant(game)
         if rules is None:
@@ -180,6 +184,7 @@ class Checker:
             progress=progress,
             prover=tables.prover() if tables is not None and self.compiled else None,
             nodes=nodes,
+            opinion_nodes=opinion_nodes,
         )
         self.last_judge = judge
         judgement = judge.judge(game, position, seconds=seconds, full=full, by_work=by_work)

@@ -26,6 +26,7 @@ from typing import Final, Literal
 
 from rulebook_build.checker.analysis import Dual
 from rulebook_build.checker.messages import Argument, render
+from rulebook_build.checker.opinion import Opinion
 
 Status = Literal["pass", "remark", "fail", "undecided"]
 Verdict = Literal["sound", "unsound", "undecided"]
@@ -123,6 +124,9 @@ class Judgement:
     cooks: list[Cook] = field(default_factory=list)
     tries: list[Try] = field(default_factory=list)
     """False solutions, information for the reader (never a fault)."""
+    opinions: list[Opinion] = field(default_factory=list)
+    """The engine's opinion on each question left open (``opinion.py``): never a proof, and
+    nothing above depends on it."""
 
     @property
     def grade(self) -> Grade:
@@ -168,6 +172,7 @@ class Judgement:
             "cooks": [cook.as_json() for cook in self.cooks],
             "duals": [dual.as_json() for dual in self.duals],
             "tries": [found.as_json() for found in self.tries],
+            "opinions": [opinion.as_json() for opinion in self.opinions],
         }
 
 

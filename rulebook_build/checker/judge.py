@@ -28,6 +28,7 @@ from rulebook_build.checker.budget import WALL, Timer, Work
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.idle import IdleMen
+from rulebook_build.checker.criteria.questions import open_questions
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria
 from rulebook_build.checker.grade import (
@@ -39,6 +40,7 @@ from rulebook_build.checker.grade import (
     verdict_of,
 )
 from rulebook_build.checker.native import NativeProver, ProverSession
+from rulebook_build.checker.opinion import OPINION_NODES, ask
 from rulebook_build.checker.search import (
     NATIVE_FROM_SECONDS,
     Node,
@@ -103,15 +105,20 @@ class Judge:
         progress: Callable[[str], None] | None = None,
         prover: ProverLike | None = None,
         nodes: Callable[[int], None] | None = None,
+        opinion_nodes: int = OPINION_NODES,
     ) -> None:
         """``progress`` hears what is being examined (a line of text); ``nodes`` the positions
         searched so far by the judge's searches, the Python and the compiled one together, as
-        they report them."""
+        they report them.  ``opinion_nodes``: the engine's budget for the opinion on each
+        question left open (``opinion.py``; 0: none), asked of the compiled search when the
+        judgement is done."""
         self.variant = variant
         self.tables = tables
         self.progress = progress
         self.prover = prover
         self.on_nodes = nodes
+        self.opinion_nodes = opinion_nodes
+        self._problem: Problem | None = None  # the last round's analysis of the one under way
         self._searches: list[ProofSearch] = []
         self.alternative_seconds: float | None = None
         self._judgement: Judgement | None = None  # the one under way
@@ -193,11 +200,23 @@ class Judge:
         search = self._new_search()
         try:
             self._rounds(game, position, search, judgement, clock, full, seconds, started)
+            self._ask_opinions(judgement)
         finally:
             if self._session is not None:
                 self._session.close()
                 self._session = None
         return judgement
+
+    def _ask_opinions(self, judgement: Judgement) -> None:
+        """The engine's opinion on each question the judgement left open, after the proof
+        searches and outside their time: it changes nothing they found."""
+        problem, session = self._problem, self._session
+        if problem is None or session is None or not self.opinion_nodes:
+            return
+        questions = open_questions(problem)
+        if questions:
+            self._say(f"asking the engine's opinion on {len(questions)} open questions")
+        judgement.opinions = ask(session, self.variant, questions, node_limit=self.opinion_nodes)
 
     def _rounds(
         self,
@@ -260,6 +279,7 @@ class Judge:
             return
 
         problem = Problem(self.variant, position, replayed, search, root, clock, judgement, keys)
+        self._problem = problem
         walker = None
         if judgement.white_wins == "proved" and replayed is not None:
             self._say("C: walking the solution tree")

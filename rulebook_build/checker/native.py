@@ -18,6 +18,9 @@ search, or one process for the searches of a judgement (``ProverSession``).  It 
 trusted: it prints the tree behind its answer, and ``ProofSearch`` walks that tree with the
 Python engine before it reports "proved" or "refuted".  Both programs include
 ``native/draughts.h`` (board, table index, the capture rules of both variants): one rules core.
+A session also answers opinions (``ProverSession.opinion``, ``native/opinion.h``): an evaluating
+alpha-beta search that scores a position without proving anything, and leaves the proof
+searches of the session as they were.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ PACK_SOURCE: Final = FOLDER / "pack.c"
 """Turns a class's two built tables into the codes of a compact file (``tables/compact.py``)."""
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
+OPINION: Final = FOLDER / "opinion.h"
+"""The evaluating search of the proof search's "opinion" request, included by ``prover.c``."""
 VARIANTS: Final = frozenset({"international", "frisian"})
 """The variants whose rules the compiled programs play (the table builder and the search)."""
 
@@ -58,8 +63,10 @@ Material = tuple[int, int, int, int]
 
 
 def source_bytes(source: Path = SOURCE) -> bytes:
-    """A program's source with the header it includes: what its behaviour depends on."""
-    return source.read_bytes() + SHARED.read_bytes()
+    """A program's source with the headers it includes: what its behaviour depends on (the
+    tables' fingerprint reads the builder's, which ``opinion.h`` is no part of)."""
+    extra = OPINION.read_bytes() if source == PROVER_SOURCE else b""
+    return source.read_bytes() + SHARED.read_bytes() + extra
 
 
 FLAGS: Final = ("-O3", "-std=c11", "-D_POSIX_C_SOURCE=200809L")
@@ -229,6 +236,10 @@ to refute needed 83.1 million in all with 1024 MB, 76.6 with 256 and 80.1 with 1
 Pieces = tuple[int, int, int, int]
 """White men, white kings, black men, black kings, as bitboards in the layout of board.py."""
 
+WIN_SCORE: Final = 30000
+"""An opinion's score of a position whose side to move has lost (no legal move), from the
+winner's side; a known end ``n`` plies from the position scores ``WIN_SCORE - n``."""
+
 
 def pieces_of(state: State) -> Pieces:
     own_men, own_kings, opp_men, opp_kings, white = state[:5]
@@ -347,6 +358,15 @@ class NativeProver:
         ``seconds``."""
         return ProverSession(self, self.table_mb_for(seconds))
 
+    def opinion(self, state: State, clocks: DrawClocks, *, node_limit: int) -> EngineAnswer:
+        """The evaluating search's opinion of ``(state, clocks)`` (``ProverSession.opinion``),
+        in a session of its own: the smallest proof table, which an opinion does not use."""
+        session = self.session(0.0)
+        try:
+            return session.opinion(state, clocks, node_limit=node_limit)
+        finally:
+            session.close()
+
     def _node(self, state: State, clocks: DrawClocks) -> list[str]:
         fields = node_fields(self.variant, state, clocks)
         return [*(f"{bits:x}" for bits in pieces_of(state)), "/".join(map(str, fields))]
@@ -429,6 +449,22 @@ class ProverSession:
             return ProverAnswer("undecided", variant, 0, 0.0, {}, self._broken)
         return _parse_answer(variant, answer)
 
+    def opinion(self, state: State, clocks: DrawClocks, *, node_limit: int) -> EngineAnswer:
+        """What the evaluating search (``native/opinion.h``) makes of ``(state, clocks)`` in
+        ``node_limit`` positions: a score, not a proof.  It leaves the session's proof tables
+        as they were, so the searches before and after it answer as without it.  A failure is
+        an answer with ``problem`` set, never an exception."""
+        if self._broken is not None:
+            return EngineAnswer(0, 0, 0, (), self._broken)
+        request = " ".join(["opinion", str(node_limit), *self.prover._node(state, clocks)])
+        try:
+            answer = self._exchange(request)
+        except OSError as error:
+            self._broken = f"the compiled search failed: {error}"
+            self.close()
+            return EngineAnswer(0, 0, 0, (), self._broken)
+        return _parse_opinion(answer)
+
     def _exchange(self, request: str) -> str:
         """Send one request line, return the answer up to its ``end`` line; ``OSError`` when
         the program cannot answer (``checker/wasm.py`` answers without a process)."""
@@ -497,6 +533,49 @@ class NodeReport:
     rules: int | None
     draw: bool
     children: list[tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineAnswer:
+    """The evaluating search's opinion of a position (``ProverSession.opinion``): ``score`` in
+    hundredths of a man from White's side (``WIN_SCORE`` less the plies to the end where it
+    knows the game is won, its negative where lost, 0 for a known draw), the ``depth`` of its
+    last completed iteration, the ``nodes`` it searched, and its principal variation as the
+    pieces after each move.  Not a proof, and not checked: an opinion."""
+
+    score: int
+    depth: int
+    nodes: int
+    line: tuple[Pieces, ...]
+    problem: str | None = None  # why there is no opinion (a bad request, a broken program)
+
+
+def _parse_opinion(text: str) -> EngineAnswer:
+    """The lines of an "opinion" answer up to ``end``; anything else is an answer with a
+    ``problem``."""
+    score = depth = nodes = 0
+    line: list[Pieces] = []
+    for row in text.splitlines():
+        word, _, rest = row.partition(" ")
+        try:
+            if word == "score":
+                score = int(rest)
+            elif word == "depth":
+                depth = int(rest)
+            elif word == "nodes":
+                nodes = int(rest)
+            elif word == "line":
+                a, b, c, d = (int(x, 16) for x in rest.split())
+                line.append((a, b, c, d))
+            elif word == "error":
+                return EngineAnswer(0, 0, 0, (), f"the compiled search: {rest}")
+            elif word == "end":
+                return EngineAnswer(score, depth, nodes, tuple(line))
+            else:
+                return EngineAnswer(0, 0, 0, (), f"an unexpected line in an opinion: {row!r}")
+        except ValueError:
+            return EngineAnswer(0, 0, 0, (), f"a malformed line in an opinion: {row!r}")
+    return EngineAnswer(score, depth, nodes, tuple(line), "the opinion ended early")
 
 
 def _parse_answer(variant: Variant, text: str) -> ProverAnswer:

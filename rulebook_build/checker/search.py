@@ -296,7 +296,7 @@ class ProofSearch:
             self.native_problems.append(answer.problem)
             return None
         if answer.verdict == "undecided":
-            self.native_open_lines[node] = self._moves_to(node, answer.open_line)
+            self.native_open_lines[node] = self.moves_to(node, answer.open_line)
             return "undecided"
         if not self._adopt(node, answer, deadline):
             return None
@@ -387,7 +387,7 @@ class ProofSearch:
             checked.update(passed)
         return whole
 
-    def _moves_to(self, node: Node, line: Sequence[tuple[int, int, int, int]]) -> list[RawMove]:
+    def moves_to(self, node: Node, line: Sequence[tuple[int, int, int, int]]) -> list[RawMove]:
         """The legal moves that lead from ``node`` through the positions of ``line`` (as far as
         each is reached by one)."""
         moves: list[RawMove] = []

@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
+from rulebook_build.checker import opinion_words
 from rulebook_build.checker.front import FIVE_PIECE_COST, Checker, has_five
 from rulebook_build.checker.judge import CRITERIA, Judgement, problem_digest
 from rulebook_build.checker.native import machine_cores
+from rulebook_build.checker.opinion import OPINION_NODES, calibration
 from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.cli.cluster import connect
 from rulebook_build.errors import RulebookError
@@ -114,6 +116,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "input's order",
     )
     parser.add_argument(
+        "--opinion-nodes",
+        type=int,
+        default=OPINION_NODES,
+        metavar="N",
+        help=f"the evaluating engine's budget, in positions, for its opinion on each question "
+        f"left undecided (default {OPINION_NODES:,}; 0: no opinions).  An opinion is an "
+        "estimate with a score and a best line, never a proof: it changes no status, verdict "
+        "or grade, and a budget counted in positions gives the same opinion on every machine",
+    )
+    parser.add_argument(
         "--win-only",
         action="store_true",
         help="settle only criterion A and the winning keys (the others are not examined)",
@@ -175,10 +187,12 @@ class _Task:
     tables: bool
     compiled: bool
     digest: str = ""
-    by_work: bool = False
-    """The time limit counted in work (``--deterministic``, ``checker/budget.py``)."""
     """The problem's digest (``_problems`` sets it): a problem repeated in a run is judged
     once."""
+    by_work: bool = False
+    """The time limit counted in work (``--deterministic``, ``checker/budget.py``)."""
+    opinion_nodes: int = OPINION_NODES
+    """The engine's budget for each opinion (``--opinion-nodes``)."""
 
 
 def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
@@ -224,6 +238,7 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                     not args.python_only,
                     problem_digest(game, variant),
                     args.deterministic,
+                    args.opinion_nodes,
                 )
             )
     return steps, status
@@ -242,6 +257,7 @@ def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgem
         full=task.full,
         by_work=task.by_work,
         progress=progress,
+        opinion_nodes=task.opinion_nodes,
     )
     judgement.seconds = time.perf_counter() - started
     return judgement
@@ -251,6 +267,8 @@ def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
     if args.jobs is not None and args.jobs < 1:
         raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
+    if args.opinion_nodes < 0:
+        raise RulebookError(f"--opinion-nodes must be 0 or more, not {args.opinion_nodes}")
     steps, status = _problems(args)
     # a repeated problem is judged once: the same variant and game text give the same digest
     unique: dict[str, _Task] = {}
@@ -414,6 +432,13 @@ def report(judgement: Judgement, *, duals: bool = False) -> str:
     for name in CRITERIA:
         criterion = judgement.criteria[name]
         lines.append(f"  {MARKS[criterion.status]} {name:2} {criterion.detail}")
+    if judgement.opinions:
+        lines.append(f"  {opinion_words.heading()}:")
+        lines.extend(
+            f"    {','.join(opinion.criteria) or '-':5} {opinion_words.describe(opinion)}"
+            for opinion in judgement.opinions
+        )
+        lines.append(f"    {opinion_words.calibration_text(calibration())}")
     if duals and judgement.duals:
         lines.append(f"  every dual ({len(judgement.duals)}):")
         lines.extend(

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import rulebook_build
 from rulebook_build.browser import DEFAULT_SECONDS
+from rulebook_build.checker import opinion_words
 from rulebook_build.notation._grammar import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 from rulebook_build.site.problems import home
@@ -372,6 +373,7 @@ def render_checker(
     return _TEMPLATES.get_template("checker.html").render(
         available=available,
         labels=labels,
+        opinions_heading=opinion_words.heading(lang),
         variants=[("international", grades["international"]), ("frisian", grades["frisian"])],
         base=f"{root}assets/",
         home=home(root, lang),

@@ -40,6 +40,7 @@ from rulebook_build.notation.resolve import resolve_line
 from rulebook_build.render.html import Line
 from rulebook_build.similar.search import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
+from rulebook_build.site.opinions import beside, verdict_opinions
 from rulebook_build.site.relatives import Relatives
 from rulebook_build.site.templating import TEMPLATES
 
@@ -148,6 +149,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "possible_anticipation": "mogelijke voorganger",
         "likeness": "gelijkenis",
         "relatives_contest": "Lijkt op",
+        "more_opinions": "nog {count} op de pagina van het probleem",
         "publication": "Gepubliceerd",
         "collection": "Verzameling",
         "number": "Nr.",
@@ -245,6 +247,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "possible_anticipation": "possible anticipation",
         "likeness": "likeness",
         "relatives_contest": "Like",
+        "more_opinions": "{count} more on the problem's page",
         "publication": "Published",
         "collection": "Collection",
         "number": "No.",
@@ -341,6 +344,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "possible_anticipation": "mooglike foargonger",
         "likeness": "oerienkomst",
         "relatives_contest": "Liket op",
+        "more_opinions": "noch {count} op de side fan it probleem",
         "publication": "Publisearre",
         "collection": "Samling",
         "number": "Nr.",
@@ -615,9 +619,9 @@ def _grade_class(grade: str) -> str:
     return grade.replace(" ", "-")
 
 
-def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, str]]:
+def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, object]]:
     """The faults and remarks of a verdict, one line each (criterion, status, detail); of an
-    undecided one, also what is open."""
+    undecided one, also what is open, with the engine's first opinion on it."""
     if record is None:
         return []
     shown = ("fail", "remark", "undecided") if _grade(record) == "undecided" else ("fail", "remark")
@@ -628,10 +632,20 @@ def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, str
             entry = criteria.get(name, {})
             if isinstance(entry, dict) and entry.get("status") in shown:
                 status = str(entry["status"])
-                found.append({"name": name, "status": status, "detail": _detail(entry, lang)})
+                finding: dict[str, object] = {
+                    "name": name,
+                    "status": status,
+                    "detail": _detail(entry, lang),
+                    "opinions": [],
+                    "more": 0,
+                }
+                if status == "undecided":
+                    finding["opinions"], finding["more"] = beside(record, name, lang)
+                found.append(finding)
     solution = record.get("solution", {})
     if isinstance(solution, dict) and solution.get("error") and not found:
-        found.append({"name": "A", "status": "fail", "detail": str(solution["error"])})
+        error = str(solution["error"])
+        found.append({"name": "A", "status": "fail", "detail": error, "opinions": [], "more": 0})
     return found
 
 
@@ -869,6 +883,7 @@ def _verdict(record: dict[str, object], lang: str) -> dict[str, object]:
         "grade_class": _grade_class(grade),
         "keys": keys,
         "rows": rows,
+        "opinions": verdict_opinions(record, lang),
     }
 
 

@@ -273,7 +273,7 @@ def test_an_undecided_compiled_search_gives_the_line_it_was_working_on(
     assert answer.verdict == "undecided" and len(answer.open_line) >= 4
     # every position of the line is reached by a legal move from the one before
     search = ProofSearch(INTERNATIONAL, tables=tables, prover=prover)
-    assert len(search._moves_to(node, answer.open_line)) == len(answer.open_line)
+    assert len(search.moves_to(node, answer.open_line)) == len(answer.open_line)
     assert search.prove(node, seconds=1.0).verdict == "undecided"
     assert len(search.open_line(node)) >= 4
 

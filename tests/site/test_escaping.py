@@ -52,6 +52,8 @@ FIELDS = (
     "claim_line",
     "detail",
     "collection_source",
+    "opinion_after",
+    "opinion_line",
 )
 DIAGRAM = '<div class="stand-in-diagram"></div>'
 
@@ -109,10 +111,27 @@ def make_site(root: Path, words: dict[str, str]) -> ProblemSite:
     assert not errors and len(games) == 1, errors
     record = {
         "digest": problem_digest(games[0], INTERNATIONAL),
-        "verdict": "unsound",
-        "grade": "incorrect",
+        # undecided, so that the collection shows the open criterion with its opinion
+        "verdict": "undecided",
+        "grade": "undecided",
         "winning_keys": ["15-10"],
-        "criteria": {name: {"status": "fail", "detail": words["detail"]} for name in CRITERIA},
+        "criteria": {
+            name: {"status": "undecided" if name == "G" else "fail", "detail": words["detail"]}
+            for name in CRITERIA
+        },
+        "opinions": [
+            {
+                "kind": "alternative",
+                "criteria": ["G"],
+                "after": words["opinion_after"],
+                "says": "win",
+                "score": 240,
+                "depth": 12,
+                "nodes": 1000,
+                "line": words["opinion_line"],
+                "budget": 1000,
+            }
+        ],
     }
     (root / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return ProblemSite(root)
@@ -186,6 +205,9 @@ def test_the_problem_page_shows_every_text_as_written(rendered: dict[str, object
         assert words[field] in said, field
     details = {node.text() for node in tree.css("td, dd, li") if words["detail"] in node.text()}
     assert words["detail"] in details
+    opinion = tree.css_first(".rb-opinions li")
+    assert opinion is not None
+    assert words["opinion_after"] in opinion.text() and words["opinion_line"] in opinion.text()
     assert tree.css("script") == [] and tree.css("img") == [] and tree.css("b") == []
 
 
@@ -206,7 +228,10 @@ def test_the_collection_page_shows_every_text_as_written(rendered: dict[str, obj
     for field in ("claim_by", "claim_line", "claim_text"):
         assert words[field] in claims.text(), field
     findings = [node.text() for node in tree.css("ul.rb-findings li")]
-    assert findings and all(text.endswith(words["detail"]) for text in findings)
+    assert findings and all(words["detail"] in text for text in findings)
+    beside = [node.text() for node in tree.css("ul.rb-findings li .rb-opinion")]
+    assert len(beside) == 1
+    assert words["opinion_after"] in beside[0] and words["opinion_line"] in beside[0]
     assert tree.css("script") == [] and tree.css("img:not(.rb-thumb)") == [] and not tree.css("b")
 
 

@@ -11,10 +11,11 @@ A, the win itself, is the proof search of ``judge.py``, which every criterion wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rulebook_build.checker.analysis import Clock, TreeWalk
 from rulebook_build.checker.grade import Judgement
+from rulebook_build.checker.opinion import Question
 from rulebook_build.checker.search import Node, ProofSearch
 from rulebook_build.notation.replay import ReplayedGame
 from rulebook_build.rules import Position, Variant
@@ -36,3 +37,7 @@ class Problem:
     """Every first move in notation, with its verdict: "proved", "refuted" or "undecided"."""
     walk: TreeWalk | None = None
     """The walk of the published tree, when the win is proved."""
+    questions: list[Question] = field(default_factory=list)
+    """What a criterion left open, for the engine's opinion (``opinion.py``): recorded by the
+    criteria that search positions of their own (D, E, F); the judge adds the keys and the
+    walk's open moves."""

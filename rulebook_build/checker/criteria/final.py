@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Criterion
+from rulebook_build.checker.opinion import Question
 from rulebook_build.checker.search import root_node
 from rulebook_build.notation.fen import format_fen
 
@@ -31,6 +32,8 @@ def criterion_f(problem: Problem) -> Criterion:
         return Criterion.say("pass", "f_pass")
     if verdict == "refuted":
         return Criterion.say("fail", "f_fail", fen=format_fen(end))
+    line = tuple(step.notation for step in replayed.main.moves)
+    problem.questions.append(Question("end", ("F",), line, end, node))
     return Criterion.say("undecided", "f_undecided")
 
 

@@ -19,6 +19,7 @@ from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.start import white_ahead
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.legality import check_reachable
+from rulebook_build.checker.opinion import Question
 from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.replay import ReplayedGame, move_notation
@@ -80,11 +81,23 @@ class IdleMen:
                 idle.append([colour, square])
             elif use == "undecided":
                 open_.append([colour, square])
+                problem.questions.append(self._question(problem, replayed, square, smaller))
         if idle:
             return Criterion.say("fail", "d_fail", men=idle)
         if open_:
             return Criterion.say("undecided", "d_undecided", men=open_)
         return Criterion.say("pass", "d_pass", count=len(men))
+
+    def _question(
+        self, problem: Problem, replayed: ReplayedGame, square: int, smaller: Position
+    ) -> Question:
+        """The open question of one man, for the engine's opinion: does the composer's key
+        still win without it?"""
+        search = self.searches.setdefault(square, self.new_search())
+        root = root_node(problem.variant, smaller.state())
+        key = replayed.main.moves[0]
+        child = next(c for raw, c in search.expand(root) if to_move(raw) == key.move)
+        return Question("idle", ("D",), (key.notation,), smaller.play(key.move), child, square)
 
     def _use(
         self,

@@ -12,12 +12,14 @@ E: two White moves of the main line that can be played in the other order and st
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from rulebook_build.checker.analysis import Dual, is_combination, principal_line
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Cook, Criterion
+from rulebook_build.checker.opinion import Question
 from rulebook_build.checker.search import root_node
-from rulebook_build.notation.replay import move_notation
+from rulebook_build.notation.replay import ReplayedMove, move_notation
 
 COOK_PLIES = 9
 """How much of a cook's winning line the detail of criterion C shows."""
@@ -95,6 +97,12 @@ def criterion_c(problem: Problem) -> Criterion:
     return Criterion.say("pass", "c_pass", count=walk.positions)
 
 
+def _before(steps: Sequence[ReplayedMove], step: ReplayedMove) -> tuple[str, ...]:
+    """The moves of the main line before ``step``, in notation."""
+    index = next(i for i, s in enumerate(steps) if s is step)
+    return tuple(s.notation for s in steps[:index])
+
+
 def criterion_e(problem: Problem) -> Criterion:
     replayed = problem.replayed
     if replayed is None or problem.judgement.white_wins != "proved":
@@ -105,12 +113,15 @@ def criterion_e(problem: Problem) -> Criterion:
     for first, second in itertools.pairwise(white_steps):
         if second.move not in first.before.legal_moves():
             continue
-        child = root_node(problem.variant, first.before.play(second.move).state())
+        after = first.before.play(second.move)
+        child = root_node(problem.variant, after.state())
         verdict = problem.search.prove(child, seconds=problem.clock.budget(0.2)).verdict
         if verdict == "proved":
             swapped.append([first.notation, second.notation])
         elif verdict == "undecided":
             undecided = True
+            line = (*_before(replayed.main.moves, first), second.notation)
+            problem.questions.append(Question("swap", ("E",), line, after, child))
     if swapped:
         return Criterion.say("fail", "e_fail", pairs=swapped)
     if undecided:

@@ -34,7 +34,8 @@
  *   not print in the time it had ends "tree incomplete" before "end".  Exit status 0, or 1 with
  *   a message on bad arguments.
  *   "serve" answers one search after another on one table, each asked for by a line on standard
- *   input (see serve below).
+ *   input (see serve below), and "opinion" requests: an evaluating alpha-beta search that
+ *   scores a position without proving anything (opinion.h).
  *   "moves" prints what the program knows of one node, for the tests that compare it with the
  *   Python engine: "pure V" and "rules V" (the table values, "none" when not covered), "draw D"
  *   (1 when a count rule ends the game here), then one "child WM WK BM BK CLOCKS" per move.
@@ -1083,18 +1084,25 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
     fflush(stdout);
 }
 
+#include "opinion.h" /* the "opinion" request: an evaluating search, not a proof */
+
 /* "serve": searches one after another in one process, each asked for by a line on standard
  * input, "solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS", and answered as a single search is,
  * up to its "end" line; the process ends with its input.  What one search settles or leaves
  * open is where the next one starts: the searches of one judgement (the keys, the alternatives
  * of criterion C, later rounds) share their positions.  A bad line is answered "error MESSAGE"
- * and "end". */
+ * and "end".  "opinion NODE_LIMIT WM WK BM BK CLOCKS" asks for opinion.h's evaluating search
+ * instead, which leaves the proof search's tables as they were. */
 /* one request line of a session, answered on standard output */
 static void answer(char *line) {
     char *field[9];
     int count = 0;
     for (char *at = strtok(line, " \t\r\n"); at && count < 9; at = strtok(NULL, " \t\r\n"))
         field[count++] = at;
+    if (count && !strcmp(field[0], "opinion")) {
+        opinion_request(field, count);
+        return;
+    }
     node root;
     if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
         printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");

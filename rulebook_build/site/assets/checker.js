@@ -500,10 +500,32 @@
       });
       body.appendChild(tr);
     });
+    this.showOpinions(record.report);
     this.lastRecord = record; /* for scripts that drive the page (benchmarks, tests) */
     this.report.setAttribute("data-verdict", record.verdict);
     this.report.setAttribute("data-grade", record.grade);
     this.report.hidden = false;
+  };
+
+  /* The engine's opinion on each question the judgement left open (checker/opinion.py),
+   * worded in Python in the page's language so that no sentence reads as a proof; shown as
+   * text only. */
+  App.prototype.showOpinions = function (report) {
+    var box = this.find(".rb-opinions");
+    var list = box.querySelector(".rb-opinion-list");
+    var opinions = report.opinions || [];
+    list.textContent = "";
+    opinions.forEach(function (opinion) {
+      var item = document.createElement("li");
+      item.className = "rb-opinion rb-opinion-" + (opinion.says === "win" ? "win" : "no-win");
+      var criteria = document.createElement("strong");
+      criteria.textContent = opinion.criteria || "-";
+      item.appendChild(criteria);
+      item.appendChild(document.createTextNode(": " + opinion.text));
+      list.appendChild(item);
+    });
+    box.querySelector(".rb-opinion-calibration").textContent = report.calibration || "";
+    box.hidden = opinions.length === 0;
   };
 
   /* ------------------------------------------------------------------ anticipations */

@@ -1,0 +1,174 @@
+"""How often the engine's opinion agrees with the proof, on the questions the stored verdicts
+settled: the rate the site states beside every opinion.
+
+    python benchmarks/opinion.py [--budgets 100000,1000000] [--thresholds 50,100,150,200,300]
+        [--every N] [--write] [--cache-dir DIR]
+
+The questions come from ``problems/verdicts.jsonl`` (the stored judgements), each one settled by
+a proof there:
+
+- ``key win``: a winning key (proved);
+- ``key no win``: every other first move of a problem whose criterion C looked at all of them
+  (C passed, has a remark, or is open only later in the tree), or of a problem White cannot
+  win (A failed): each was refuted;
+- ``line win``: each position of a proof line where White is to move, after Black's reply
+  (the line of the proof, so White wins there).
+
+For each budget (positions of the engine, never time: the same figures on every machine) the
+engine (``native/opinion.h``, through ``prover serve``) is asked about every question, and its
+score is read as "win" from each threshold on (hundredths of a man).  Prints, per budget and
+threshold, how many answers agree with the proof, by kind and in all, and the seconds; with
+``--write``, the agreement at the default budget and threshold (``checker/opinion.py``
+``OPINION_NODES``, ``WIN_THRESHOLD``) goes to ``rulebook_build/checker/calibration.json``, which
+the report, the pages and the check page quote.  The tables are those of the cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rulebook_build.cachedir import add_cache_argument, use_cache_argument
+from rulebook_build.checker.native import NativeProver
+from rulebook_build.checker.opinion import OPINION_NODES, WIN_THRESHOLD
+from rulebook_build.checker.search import Node, ProofSearch, root_node
+from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.notation.replay import move_notation
+from rulebook_build.rules import Position, find_variant
+from rulebook_build.rules.position import to_move
+
+ROOT = Path(__file__).resolve().parents[1]
+VERDICTS = ROOT / "problems/verdicts.jsonl"
+CALIBRATION = ROOT / "rulebook_build/checker/calibration.json"
+C_LOOKED_AT_EVERY_KEY = ("c_pass", "c_remark", "c_remark_more", "c_undecided", "c_undecided_cut")
+"""C's messages given only after every first move was settled (``criteria/second.py``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    kind: str
+    wins: bool
+    variant: str
+    node: Node
+    where: str
+
+
+def _children(search: ProofSearch, node: Node, position: Position) -> dict[str, Node]:
+    return {move_notation(position, to_move(raw)): child for raw, child in search.expand(node)}
+
+
+def questions(records: list[dict[str, object]]) -> list[Question]:
+    found: list[Question] = []
+    for record in records:
+        variant = find_variant(str(record["variant"]))
+        position = parse_fen(str(record["fen"]), variant=variant)
+        search = ProofSearch(variant)
+        root = root_node(variant, position.state())
+        children = _children(search, root, position)
+        source = str(record["source"])
+        keys = [str(k) for k in record.get("winning_keys", [])]  # type: ignore[union-attr]
+        criteria = record["criteria"]
+        assert isinstance(criteria, dict)
+        c_message = criteria["C"].get("message")
+        every_key = record["white_wins"] == "refuted" or (
+            record["white_wins"] == "proved" and c_message in C_LOOKED_AT_EVERY_KEY
+        )
+        for key, child in children.items():
+            if key in keys:
+                found.append(Question("key win", True, variant.name, child, f"{source} {key}"))
+            elif every_key:
+                found.append(Question("key no win", False, variant.name, child, f"{source} {key}"))
+        line = [str(m) for m in record.get("proof_line", [])]  # type: ignore[union-attr]
+        if record["white_wins"] != "proved" or not line or line[0] not in keys:
+            continue
+        node, current = root, position
+        for ply, notation in enumerate(line):
+            moves = {move_notation(current, m): m for m in current.legal_moves()}
+            if notation not in moves:
+                break
+            node = _children(search, node, current)[notation]
+            current = current.play(moves[notation])
+            if ply % 2 == 1 and current.legal_moves():  # White to move, after Black's reply
+                where = f"{source} {' '.join(line[: ply + 1])}"
+                found.append(Question("line win", True, variant.name, node, where))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budgets", default=f"100000,{OPINION_NODES}")
+    parser.add_argument("--thresholds", default="50,100,150,200,300,500")
+    parser.add_argument("--every", type=int, default=1, help="every Nth question only")
+    parser.add_argument("--write", action="store_true", help="write calibration.json")
+    parser.add_argument("--show-wrong", action="store_true", help="list each disagreement")
+    add_cache_argument(parser)
+    args = parser.parse_args()
+    use_cache_argument(args)
+    records = [json.loads(line) for line in VERDICTS.read_text(encoding="utf-8").splitlines()]
+    asked = questions(records)[:: max(1, args.every)]
+    budgets = [int(b) for b in args.budgets.split(",")]
+    thresholds = sorted({*(int(t) for t in args.thresholds.split(",")), WIN_THRESHOLD})
+    print(f"{len(asked)} settled questions: {dict(Counter(q.kind for q in asked))}")
+    provers: dict[str, NativeProver] = {}
+    for name in sorted({q.variant for q in asked}):
+        prover = checker_tables(find_variant(name)).prover()
+        if not isinstance(prover, NativeProver):
+            print(f"no compiled search for {name}: nothing measured", file=sys.stderr)
+            return 1
+        provers[name] = prover
+    written = None
+    for budget in budgets:
+        sessions = {name: prover.session(1.0) for name, prover in provers.items()}
+        started = time.perf_counter()
+        scores: list[int] = []
+        depths: list[int] = []
+        for question in asked:
+            state, clocks = question.node
+            answer = sessions[question.variant].opinion(state, clocks, node_limit=budget)
+            if answer.problem is not None:
+                print(f"  {question.where}: {answer.problem}", file=sys.stderr)
+            scores.append(answer.score)
+            depths.append(answer.depth)
+        seconds = time.perf_counter() - started
+        for session in sessions.values():
+            session.close()
+        mean_depth = sum(depths) / max(1, len(depths))
+        print(f"\nbudget {budget:,} positions: {seconds:.1f} s, mean depth {mean_depth:.1f}")
+        for threshold in thresholds:
+            agree: Counter[str] = Counter()
+            total: Counter[str] = Counter()
+            for question, score in zip(asked, scores, strict=True):
+                total[question.kind] += 1
+                agree[question.kind] += (score >= threshold) == question.wins
+            all_agree, all_total = sum(agree.values()), sum(total.values())
+            kinds = "  ".join(f"{k} {agree[k]}/{total[k]}" for k in sorted(total))
+            mark = " (default)" if threshold == WIN_THRESHOLD else ""
+            print(
+                f"  win from {threshold:>4}{mark}: {all_agree}/{all_total} "
+                f"({100 * all_agree / max(1, all_total):.1f} %)  {kinds}"
+            )
+            if budget == OPINION_NODES and threshold == WIN_THRESHOLD:
+                written = {"agreed": all_agree, "asked": all_total, "budget": budget}
+        if args.show_wrong:
+            for question, score in zip(asked, scores, strict=True):
+                if (score >= WIN_THRESHOLD) != question.wins:
+                    print(f"    wrong: {question.kind} {question.where}: score {score}")
+    if args.write:
+        if written is None or args.every != 1:
+            print("--write needs the default budget among --budgets and every question")
+            return 1
+        CALIBRATION.write_text(json.dumps(written, indent=1) + "\n", encoding="utf-8")
+        print(f"\nwrote {CALIBRATION.relative_to(ROOT)}: {written}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,255 @@
+"""Opinions: what an evaluating engine thinks of the questions a judgement left open.
+
+The proof search (``search.py``) settles a question or leaves it undecided, and undecided is
+honest.  What a jury or a composer then wants to know is which way an open question probably
+goes: is that other key a likely cook or a likely draw?  Composers answer it by hand with an
+engine; the checker asks its own.  Each question a criterion left open is recorded while the
+judgement runs (``Question``); when the judgement is done, the compiled evaluating search
+(``native/opinion.h``: alpha-beta with quiescence, an evaluation of the kind draughts engines
+use, the endgame tables where they cover the position) is asked about each, within a budget of
+positions, so that the same problem gets the same opinions on every machine, in the browser too.
+
+An opinion is kept apart from the proof: it never changes a status, a verdict or a grade, and
+it is written in words that cannot be taken for a proof ("not proved; the engine sees ...").
+The engine's best line is replayed with the Python rules engine before it is shown (a line that
+is not legal is cut where it stops being legal); its score is the engine's estimate and nothing
+more.  ``benchmarks/opinion.py`` measures how often the opinion agrees with the proof on the
+questions the proof search did settle, and that rate is stated beside every opinion
+(``CALIBRATION``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final, Literal, Protocol
+
+from rulebook_build.checker.native import WIN_SCORE, EngineAnswer, Pieces
+from rulebook_build.checker.search import Node, ProofSearch
+from rulebook_build.notation.replay import move_notation
+from rulebook_build.rules import Position, Variant
+from rulebook_build.rules.drawrules import DrawClocks
+from rulebook_build.rules.movegen import State
+from rulebook_build.rules.position import to_move
+
+Kind = Literal["key", "alternative", "stopped", "swap", "idle", "end"]
+"""What is asked, always "does White win here?":
+
+- ``key``: a first move other than a proved one (criterion A while no key is proved, C after);
+- ``alternative``: a White move of the published tree whose win stayed open (C, G);
+- ``stopped``: the position where the walk of the published tree ran out of time (C, G);
+- ``swap``: two White moves of the main line played in the other order (E);
+- ``idle``: the problem without one man, after the composer's key (D);
+- ``end``: the final position of the composer's line (F)."""
+
+Says = Literal["win", "no win"]
+
+WIN_THRESHOLD: Final = 150
+"""The score (hundredths of a man, White's view) from which the opinion is "win": a man and a
+half ahead or more after the engine's search.  Chosen on the agreement rate with the proofs
+(``benchmarks/opinion.py``), not on taste."""
+OPINION_NODES: Final = 1_000_000
+"""The default budget of one opinion, in positions of the engine (a count, not a time: the same
+answer on every machine)."""
+LINE_PLIES: Final = 16
+"""How much of the engine's best line an opinion keeps."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question a criterion left open: does White win at ``node``?"""
+
+    kind: Kind
+    criteria: tuple[str, ...]
+    """The criteria whose undecided status this question is part of."""
+    line: tuple[str, ...]
+    """The moves from the start position to ``node`` (for ``idle``, from the smaller start)."""
+    position: Position
+    """The position at ``node``."""
+    node: Node
+    square: int | None = None
+    """``idle``: the square of the man taken off."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opinion:
+    """The engine's answer to one question: never a proof."""
+
+    kind: Kind
+    criteria: tuple[str, ...]
+    line: tuple[str, ...]
+    says: Says
+    score: int
+    """Hundredths of a man from White's view; ±(``WIN_SCORE`` - plies) where the engine saw
+    the game end (a side without a move, or an endgame table's value)."""
+    depth: int
+    nodes: int
+    best: tuple[str, ...]
+    """The engine's best line from the position, replayed legal in Python."""
+    budget: int
+    square: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        found: dict[str, object] = {
+            "kind": self.kind,
+            "criteria": list(self.criteria),
+            "after": " ".join(self.line),
+            "says": self.says,
+            "score": self.score,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "line": " ".join(self.best),
+            "budget": self.budget,
+        }
+        if self.square is not None:
+            found["square"] = self.square
+        return found
+
+    @classmethod
+    def from_json(cls, data: object) -> Opinion:
+        """The opinion ``as_json`` wrote; ``ValueError`` for anything else (a stored verdict
+        file edited by hand)."""
+        if not isinstance(data, dict):
+            raise ValueError("an opinion is a JSON object")
+        try:
+            kind, says = data["kind"], data["says"]
+            criteria = data["criteria"]
+            after, best = data["after"], data["line"]
+            numbers = [data[name] for name in ("score", "depth", "nodes", "budget")]
+            square = data.get("square")
+        except KeyError as missing:
+            raise ValueError(f"an opinion without {missing}") from None
+        if kind not in KIND_NAMES or says not in ("win", "no win"):
+            raise ValueError(f"an opinion of unknown kind {kind!r} or saying {says!r}")
+        if not isinstance(criteria, list) or not all(isinstance(c, str) for c in criteria):
+            raise ValueError("an opinion's criteria are a list of names")
+        if not isinstance(after, str) or not isinstance(best, str):
+            raise ValueError("an opinion's lines are text")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+            raise ValueError("an opinion's score, depth, nodes and budget are whole numbers")
+        if square is not None and not isinstance(square, int):
+            raise ValueError("an opinion's square is a number")
+        score, depth, nodes, budget = numbers
+        return cls(
+            kind,
+            tuple(criteria),
+            tuple(after.split()),
+            says,
+            score,
+            depth,
+            nodes,
+            tuple(best.split()),
+            budget,
+            square,
+        )
+
+    @property
+    def game_end(self) -> int | None:
+        """The plies to the end of the game the engine saw, or None (a score by evaluation)."""
+        if abs(self.score) > WIN_SCORE - 1000:
+            return WIN_SCORE - abs(self.score)
+        return None
+
+
+KIND_NAMES: Final[tuple[Kind, ...]] = ("key", "alternative", "stopped", "swap", "idle", "end")
+
+
+class EngineLike(Protocol):
+    """What answers opinions: a session of the compiled search (``native.ProverSession``), or
+    the WebAssembly build's on the check page."""
+
+    def opinion(self, state: State, clocks: DrawClocks, *, node_limit: int) -> EngineAnswer: ...
+
+
+def says_of(score: int) -> Says:
+    return "win" if score >= WIN_THRESHOLD else "no win"
+
+
+def replayed(variant: Variant, node: Node, position: Position, line: Sequence[Pieces]) -> list[str]:
+    """The engine's line in notation, as far as it is legal by the Python rules engine."""
+    search = ProofSearch(variant)
+    moves: list[str] = []
+    for raw in search.moves_to(node, line[:LINE_PLIES]):
+        move = to_move(raw)
+        moves.append(move_notation(position, move))
+        position = position.play(move)
+    return moves
+
+
+def ask(
+    engine: EngineLike,
+    variant: Variant,
+    questions: Sequence[Question],
+    *,
+    node_limit: int = OPINION_NODES,
+) -> list[Opinion]:
+    """The engine's opinion of each question, in the order asked; a question the engine could
+    not answer (its program failed) gets none."""
+    found: list[Opinion] = []
+    for question in questions:
+        state, clocks = question.node
+        answer = engine.opinion(state, clocks, node_limit=node_limit)
+        if answer.problem is not None:
+            continue
+        best = replayed(variant, question.node, question.position, answer.line)
+        found.append(
+            Opinion(
+                question.kind,
+                question.criteria,
+                question.line,
+                says_of(answer.score),
+                answer.score,
+                answer.depth,
+                answer.nodes,
+                tuple(best),
+                node_limit,
+                question.square,
+            )
+        )
+    return found
+
+
+def unique(questions: Sequence[Question]) -> list[Question]:
+    """One question per line: the same open move seen by two criteria (a first move open for
+    A or C is open in the walk of the tree too) is asked once, with both criteria, as the kind
+    it was first asked as."""
+    merged: dict[tuple[tuple[str, ...], int | None], Question] = {}
+    for question in questions:
+        index = (question.line, question.square)
+        known = merged.get(index)
+        if known is None:
+            merged[index] = question
+        else:
+            more = tuple(c for c in question.criteria if c not in known.criteria)
+            criteria = known.criteria + more
+            merged[index] = Question(
+                known.kind, criteria, known.line, known.position, known.node, known.square
+            )
+    return list(merged.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """How often the engine's opinion agreed with the proof on the questions the proof search
+    settled, at the default budget (``benchmarks/opinion.py`` writes it)."""
+
+    agreed: int
+    asked: int
+    budget: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.agreed / self.asked if self.asked else 0.0
+
+
+def calibration() -> Calibration | None:
+    """The rate measured last (``calibration.json`` beside this module), or None before the
+    first measurement."""
+    try:
+        text = resources.files(__package__).joinpath("calibration.json").read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    data = json.loads(text)
+    return Calibration(int(data["agreed"]), int(data["asked"]), int(data["budget"]))
