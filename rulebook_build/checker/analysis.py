@@ -139,6 +139,7 @@ class Dual:
             "moves": list(self.moves),
             "kind": self.kind,
             "level": self.level,
+            "on_main": self.on_main,
         }
 
 

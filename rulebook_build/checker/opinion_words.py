@@ -34,7 +34,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "end_of_game": "the game ends in {plies} plies",
         "heading": "Engine opinions (not proofs)",
         "calibration": "On the questions the proof search settled, the engine's opinion at this "
-        "budget agreed with the proof {percent} % of the time ({agreed} of {asked}).",
+        "budget agreed with the proof {percent} % of the time ({agreed} of {asked}); the "
+        "questions that stay open are often harder.",
         "uncalibrated": "The engine's opinion has not been compared with the proofs yet.",
     },
     "nl": {
@@ -54,7 +55,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "heading": "Oordeel van de engine (geen bewijs)",
         "calibration": "Bij de vragen die het bewijs wel beslechtte, kwam het oordeel van de "
         "engine bij dit budget in {percent} % van de gevallen overeen met het bewijs ({agreed} "
-        "van {asked}).",
+        "van {asked}); de vragen die open blijven zijn vaak moeilijker.",
         "uncalibrated": "Het oordeel van de engine is nog niet met de bewijzen vergeleken.",
     },
     "fy": {
@@ -73,7 +74,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "end_of_game": "de partij einiget nei {plies} heale setten",
         "heading": "Oardiel fan de motor (gjin bewiis)",
         "calibration": "By de fragen dy't it bewiis wol besleat, kaam it oardiel fan de motor by "
-        "dit budzjet yn {percent} % fan de gefallen oerien mei it bewiis ({agreed} fan {asked}).",
+        "dit budzjet yn {percent} % fan de gefallen oerien mei it bewiis ({agreed} fan {asked}); "
+        "de fragen dy't iepen bliuwe binne faak dreger.",
         "uncalibrated": "It oardiel fan de motor is noch net mei de bewizen fergelike.",
     },
 }

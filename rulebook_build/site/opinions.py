@@ -10,34 +10,18 @@ from __future__ import annotations
 
 from typing import Final
 
-from rulebook_build.checker.opinion import Opinion, calibration
+from rulebook_build.checker.grade import Judgement
+from rulebook_build.checker.opinion import calibration
 from rulebook_build.checker.opinion_words import calibration_text, describe, heading
-from rulebook_build.errors import SiteError
 
 SHOWN_BESIDE: Final = 1
 """How many opinions the contest page shows beside an undecided criterion (the problem page
 has them all)."""
 
 
-def opinions_of(record: dict[str, object]) -> list[Opinion]:
-    """The opinions of a stored verdict; a located error for one that is not an opinion."""
-    found = record.get("opinions", [])
-    if not isinstance(found, list):
-        raise SiteError(f"{record.get('source')}: the stored verdict's 'opinions' is not a list")
-    opinions = []
-    for index, data in enumerate(found):
-        try:
-            opinions.append(Opinion.from_json(data))
-        except ValueError as error:
-            raise SiteError(
-                f"{record.get('source')}: stored verdict, opinion {index + 1}: {error}"
-            ) from None
-    return opinions
-
-
-def verdict_opinions(record: dict[str, object], lang: str) -> dict[str, object] | None:
+def verdict_opinions(record: Judgement, lang: str) -> dict[str, object] | None:
     """What ``verdict.html`` lists under the criteria, or None when there is no opinion."""
-    opinions = opinions_of(record)
+    opinions = record.opinions
     if not opinions:
         return None
     return {
@@ -54,9 +38,9 @@ def verdict_opinions(record: dict[str, object], lang: str) -> dict[str, object] 
     }
 
 
-def beside(record: dict[str, object], name: str, lang: str) -> tuple[list[str], int]:
+def beside(record: Judgement, name: str, lang: str) -> tuple[list[str], int]:
     """The sentences shown beside criterion ``name`` on the contest page, and how many more
     the problem page has."""
-    mine = [opinion for opinion in opinions_of(record) if name in opinion.criteria]
+    mine = [opinion for opinion in record.opinions if name in opinion.criteria]
     shown = [describe(opinion, lang) for opinion in mine[:SHOWN_BESIDE]]
     return shown, len(mine) - len(shown)

@@ -31,8 +31,9 @@ from typing import Final
 
 import markupsafe
 
-from rulebook_build.checker.judge import CRITERIA
+from rulebook_build.checker.grade import CRITERIA, Criterion, Judgement
 from rulebook_build.checker.messages import render
+from rulebook_build.checker.verdict_json import judgement_from_json
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.replay import line_text, replay
@@ -511,15 +512,14 @@ class _Labels:
         return _label(self.lang, key)
 
 
-def _detail(entry: dict[str, object], lang: str) -> str:
+def _detail(criterion: Criterion, lang: str) -> str:
     """A criterion's detail in the page's language: from its message id and arguments where
     ``rulebook check`` wrote them, else the English ``detail``."""
-    message, args = entry.get("message"), entry.get("args")
-    if isinstance(message, str) and isinstance(args, dict):
-        translated = render(message, args, lang)
+    if criterion.message:
+        translated = render(criterion.message, criterion.args, lang)
         if translated is not None:
             return translated
-    return str(entry.get("detail", ""))
+    return criterion.detail
 
 
 class ProblemSite:
@@ -528,7 +528,7 @@ class ProblemSite:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._collections: list[Collection] | None = None
-        self._verdicts: dict[str, dict[str, object]] | None = None
+        self._verdicts: dict[str, Judgement] | None = None
         self._relatives: Relatives | None = None
 
     @property
@@ -544,9 +544,10 @@ class ProblemSite:
             self._relatives = Relatives([e for c in self.collections for e in c.entries])
         return self._relatives
 
-    def verdicts(self) -> dict[str, dict[str, object]]:
+    def verdicts(self) -> dict[str, Judgement]:
+        """The stored verdicts by digest, each read into the ``Judgement`` that wrote it."""
         if self._verdicts is None:
-            found: dict[str, dict[str, object]] = {}
+            found: dict[str, Judgement] = {}
             path = self.folder / VERDICTS_FILE
             if path.is_file():
                 for number, line in enumerate(
@@ -562,8 +563,16 @@ class ProblemSite:
                             source=str(path),
                             line=number,
                         ) from None
-                    if isinstance(record, dict):
-                        found[str(record.get("digest"))] = record
+                    try:
+                        judgement = judgement_from_json(record, "the stored verdict")
+                    except ValueError as error:
+                        raise SiteError(
+                            f"{error}: not a verdict 'rulebook check --json' writes; refresh it "
+                            f"with '{REFRESH}'",
+                            source=str(path),
+                            line=number,
+                        ) from None
+                    found[judgement.digest] = judgement
             self._verdicts = found
         return self._verdicts
 
@@ -580,10 +589,10 @@ class ProblemSite:
             raise SiteError(f"no problem {slug!r} in collection {collection!r}", source=where)
         return found
 
-    def record(self, entry: Entry) -> dict[str, object] | None:
+    def record(self, entry: Entry) -> Judgement | None:
         return self.verdicts().get(entry.digest)
 
-    def checked_record(self, entry: Entry, *, where: str) -> dict[str, object]:
+    def checked_record(self, entry: Entry, *, where: str) -> Judgement:
         record = self.record(entry)
         if record is None:
             raise SiteError(
@@ -608,10 +617,10 @@ def _fields(text: str, *, where: str) -> dict[str, str]:
     return fields
 
 
-def _grade(record: dict[str, object] | None) -> str:
+def _grade(record: Judgement | None) -> str:
     if record is None:
         return "unchecked"
-    return str(record.get("grade", record.get("verdict")))
+    return record.grade
 
 
 def _grade_class(grade: str) -> str:
@@ -619,72 +628,59 @@ def _grade_class(grade: str) -> str:
     return grade.replace(" ", "-")
 
 
-def _findings(record: dict[str, object] | None, lang: str) -> list[dict[str, object]]:
+def _findings(record: Judgement | None, lang: str) -> list[dict[str, object]]:
     """The faults and remarks of a verdict, one line each (criterion, status, detail); of an
     undecided one, also what is open, with the engine's first opinion on it."""
     if record is None:
         return []
     shown = ("fail", "remark", "undecided") if _grade(record) == "undecided" else ("fail", "remark")
-    criteria = record.get("criteria", {})
-    found = []
-    if isinstance(criteria, dict):
-        for name in CRITERIA:
-            entry = criteria.get(name, {})
-            if isinstance(entry, dict) and entry.get("status") in shown:
-                status = str(entry["status"])
-                finding: dict[str, object] = {
+    found: list[dict[str, object]] = []
+    for name in CRITERIA:
+        criterion = record.criteria[name]
+        if criterion.status in shown:
+            opinions, more = (
+                beside(record, name, lang) if criterion.status == "undecided" else ([], 0)
+            )
+            found.append(
+                {
                     "name": name,
-                    "status": status,
-                    "detail": _detail(entry, lang),
-                    "opinions": [],
-                    "more": 0,
+                    "status": criterion.status,
+                    "detail": _detail(criterion, lang),
+                    "opinions": opinions,
+                    "more": more,
                 }
-                if status == "undecided":
-                    finding["opinions"], finding["more"] = beside(record, name, lang)
-                found.append(finding)
-    solution = record.get("solution", {})
-    if isinstance(solution, dict) and solution.get("error") and not found:
-        error = str(solution["error"])
+            )
+    error = record.solution.error
+    if error and not found:
         found.append({"name": "A", "status": "fail", "detail": error, "opinions": [], "more": 0})
     return found
 
 
-def _strings(value: object) -> list[dict[str, object]]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, str, str]]:
+def alternative_lines(record: Judgement, lang: str) -> list[tuple[str, str, str]]:
     """The lines a problem's player offers besides the solution, from its verdict: each cook,
     each dual that is a fault or a remark (at most :data:`SHOWN_DUALS`), each false solution
     (a try, or the published solution where Black refutes it).  Each is (label, the jury's
     sentence in ``lang``, the moves from the start)."""
     lines: list[tuple[str, str, str]] = []
-    for cook in _strings(record.get("cooks")):
-        key, moves = str(cook.get("key", "")), str(cook.get("line", ""))
-        sentence = "cook_combination" if cook.get("combination") else "cook_sentence"
+    for cook in record.cooks:
+        key, moves = cook.key, " ".join(cook.line)
+        sentence = "cook_combination" if cook.combination else "cook_sentence"
         lines.append(
             (f"{_label(lang, 'cook')} {key}", _label(lang, sentence).format(key=key), moves)
         )
-    duals = [d for d in _strings(record.get("duals")) if d.get("level") in ("fail", "remark")]
-    seconds = Counter(
-        str(pair[1])
-        for d in duals[:SHOWN_DUALS]
-        if isinstance(pair := d.get("moves"), list) and len(pair) >= 2
-    )
+    duals = [d for d in record.duals if d.level in ("fail", "remark")]
+    seconds = Counter(d.moves[1] for d in duals[:SHOWN_DUALS] if len(d.moves) >= 2)
     for dual in duals[:SHOWN_DUALS]:
-        after = str(dual.get("after", ""))
-        found = dual.get("moves")
-        winning = [str(m) for m in found] if isinstance(found, list) else []
+        after, winning = " ".join(dual.after), dual.moves
         if len(winning) < 2 or not after:
             continue
-        sentence = _label(lang, f"dual_{dual['level']}").format(after=after, move=winning[1])
+        sentence = _label(lang, f"dual_{dual.level}").format(after=after, move=winning[1])
         label = f"{_label(lang, 'dual')} {winning[1]}"
         if seconds[winning[1]] > 1:  # the same move after other defences: name the defence
             label = f"{label} ({after.split()[-1]})"
         lines.append((label, sentence, f"{after} {winning[1]}"))
-    solution = record.get("solution", {})
-    if isinstance(solution, dict) and solution.get("refutation"):
-        refuted = str(solution["refutation"])
+    if record.solution.refutation:
+        refuted = " ".join(record.solution.refutation)
         lines.append(
             (
                 _label(lang, "false"),
@@ -692,13 +688,13 @@ def alternative_lines(record: dict[str, object], lang: str) -> list[tuple[str, s
                 refuted,
             )
         )
-    for found in _strings(record.get("tries")):
-        key, refutation = str(found.get("key", "")), str(found.get("refutation", ""))
+    for found in record.tries:
+        key, refutation = found.key, found.refutation
         lines.append(
             (
                 f"{_label(lang, 'try')} {key}?",
                 _label(lang, "try_sentence").format(key=key, refutation=refutation),
-                str(found.get("line", "")),
+                " ".join(found.line),
             )
         )
     return lines
@@ -809,7 +805,7 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _points(entry: Entry, record: dict[str, object] | None) -> tuple[float | None, bool]:
+def _points(entry: Entry, record: Judgement | None) -> tuple[float | None, bool]:
     """The points an entry shows, and whether the contest's rule made them 0: an entry the
     checker finds incorrect scores 0 where ``unsound_scores_zero`` says so, unless the jury
     allowed it (art. 2C)."""
@@ -821,7 +817,7 @@ def _points(entry: Entry, record: dict[str, object] | None) -> tuple[float | Non
 
 
 def _award(
-    entry: Entry, record: dict[str, object] | None, lang: str, *, where: str
+    entry: Entry, record: Judgement | None, lang: str, *, where: str
 ) -> dict[str, object] | None:
     """The jury's points, rank, award and words on an entry, where its stage publishes them."""
     if not entry.collection.publishes("awards") or entry.collection.kind != "contest":
@@ -859,29 +855,23 @@ def _claims(entry: Entry, lang: str) -> list[dict[str, str]]:
     ]
 
 
-def _verdict(record: dict[str, object], lang: str) -> dict[str, object]:
-    """What ``verdict.html`` shows: the grade, the winning keys, a row per criterion."""
+def _verdict(record: Judgement, lang: str) -> dict[str, object]:
+    """What ``verdict.html`` shows: the grade, the winning keys, a row per criterion, and the
+    engine's opinions on what stayed open."""
     grade = _grade(record)
-    winning_keys = record.get("winning_keys", [])
-    keys = ", ".join(str(k) for k in winning_keys) if isinstance(winning_keys, list) else ""
-    criteria = record.get("criteria", {})
-    assert isinstance(criteria, dict)
-    rows = []
-    for name in CRITERIA:
-        entry = criteria.get(name, {})
-        status = str(entry.get("status", "undecided"))
-        rows.append(
-            {
-                "name": name,
-                "status": status,
-                "label": _label(lang, status),
-                "detail": _detail(entry, lang),
-            }
-        )
+    rows = [
+        {
+            "name": name,
+            "status": record.criteria[name].status,
+            "label": _label(lang, record.criteria[name].status),
+            "detail": _detail(record.criteria[name], lang),
+        }
+        for name in CRITERIA
+    ]
     return {
         "grade": _label(lang, grade),
         "grade_class": _grade_class(grade),
-        "keys": keys,
+        "keys": ", ".join(record.winning_keys),
         "rows": rows,
         "opinions": verdict_opinions(record, lang),
     }

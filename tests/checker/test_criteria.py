@@ -237,6 +237,7 @@ def test_every_dual_is_kept_with_its_line_kind_and_level(unsound: dict[str, Judg
         "moves": list(first.moves),
         "kind": first.kind,
         "level": first.level,
+        "on_main": first.on_main,
     }
 
 

@@ -122,7 +122,13 @@ def test_a_dual_in_a_published_variation_is_a_remark(tables: CheckerTables) -> N
     record = judgement.as_json()
     assert record["grade"] == "correct with remarks" and record["verdict"] == "sound"
     assert record["duals"] == [
-        {"after": "13-9 24-29", "moves": list(dual.moves), "kind": "variation", "level": "remark"}
+        {
+            "after": "13-9 24-29",
+            "moves": list(dual.moves),
+            "kind": "variation",
+            "level": "remark",
+            "on_main": False,
+        }
     ]
 
 

@@ -5,6 +5,11 @@ module's docstring is checked on its own, and each boundary from both sides.
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from rulebook_build.checker.analysis import Dual
@@ -19,6 +24,8 @@ from rulebook_build.checker.grade import (
     grade_of,
     verdict_of,
 )
+from rulebook_build.checker.opinion import Opinion
+from rulebook_build.checker.verdict_json import judgement_from_json
 
 WINS = SolutionCheck(legal=True, key="32-28", key_wins=True, error=None)
 
@@ -127,6 +134,9 @@ def test_the_json_of_a_judgement_is_the_contract() -> None:
     found.cooks = [Cook("33-29", ("33-29", "19-24"), combination=True)]
     found.duals = [Dual(("32-28", "19-23"), ("28x19", "28x17"), "variation", on_main=False)]
     found.tries = [Try("32-27", ("32-27", "19-23"), "19-23")]
+    found.opinions = [
+        Opinion("key", ("C",), ("33-28",), "no win", -35, 12, 1000, ("19-23", "28x19"), 1000)
+    ]
     record = found.as_json()
     assert list(record) == [
         "source",
@@ -147,6 +157,7 @@ def test_the_json_of_a_judgement_is_the_contract() -> None:
         "cooks",
         "duals",
         "tries",
+        "opinions",
     ]
     assert record["source"] == "p.pdn:1" and record["event"] == "E"
     assert record["variant"] == "international" and record["fen"] == "W:W32:B19"
@@ -172,9 +183,54 @@ def test_the_json_of_a_judgement_is_the_contract() -> None:
             "moves": ["28x19", "28x17"],
             "kind": "variation",
             "level": "remark",
+            "on_main": False,
         }
     ]
     assert record["tries"] == [{"key": "32-27", "line": "32-27 19-23", "refutation": "19-23"}]
+    assert record["opinions"] == [
+        {
+            "kind": "key",
+            "criteria": ["C"],
+            "after": "33-28",
+            "says": "no win",
+            "score": -35,
+            "depth": 12,
+            "nodes": 1000,
+            "line": "19-23 28x19",
+            "budget": 1000,
+        }
+    ]
+    # and read back into the same judgement (item 2 of issue 38: the typed contract)
+    found.seconds = record["seconds"]  # type: ignore[assignment]
+    assert judgement_from_json(record) == found
+    assert judgement_from_json(json.loads(json.dumps(record))).as_json() == record
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda r: r.pop("digest"), "no field 'digest'"),
+        (lambda r: r.update(verdict="fine"), "verdict: 'fine' is none of"),
+        (lambda r: r.update(nodes="42"), "nodes: unexpected value '42'"),
+        (lambda r: r["criteria"].pop("G"), "expected the criteria"),
+        (lambda r: r["criteria"]["C"].update(status="maybe"), "criteria.C.status"),
+        (lambda r: r["duals"][0].update(level="fail"), "duals[0].level"),
+        (lambda r: r["duals"][0].pop("on_main"), "duals[0]: no field 'on_main'"),
+        (lambda r: r["opinions"][0].update(says="proved"), "opinions[0]"),
+        (lambda r: r["solution"].update(key_wins="yes"), "solution.key_wins"),
+    ],
+)
+def test_a_record_the_checker_did_not_write_is_refused_by_field(
+    change: Callable[[dict[str, Any]], object], field: str
+) -> None:
+    found = judgement({"C": "remark"})
+    found.duals = [Dual(("32-28",), ("28x19", "28x17"), "variation", on_main=True)]
+    found.opinions = [Opinion("key", ("C",), ("33-28",), "win", 240, 12, 1000, (), 1000)]
+    record = json.loads(json.dumps(found.as_json()))
+    assert judgement_from_json(record).as_json() == record
+    change(record)
+    with pytest.raises(ValueError, match=re.escape(field)):
+        judgement_from_json(record)
 
 
 def test_a_refuted_solution_gives_its_line() -> None:

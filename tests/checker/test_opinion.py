@@ -7,14 +7,26 @@ from __future__ import annotations
 
 import pytest
 
+from rulebook_build.checker import native
 from rulebook_build.checker.criteria.questions import open_questions
+from rulebook_build.checker.front import Checker
 from rulebook_build.checker.grade import Judgement
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.native import WIN_SCORE
-from rulebook_build.checker.opinion import WIN_THRESHOLD, Opinion, Question, says_of
-from rulebook_build.checker.opinion_words import describe
+from rulebook_build.checker.opinion import (
+    OPINION_NODES,
+    WIN_THRESHOLD,
+    Calibration,
+    Opinion,
+    Question,
+    calibration,
+    says_of,
+)
+from rulebook_build.checker.opinion_words import calibration_text, describe
+from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import read_pdn_file
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation.replay import game_variant, move_notation, start_position
+from rulebook_build.rules import INTERNATIONAL, Position
 from tests.datafiles import PWCP
 
 
@@ -60,6 +72,14 @@ def test_a_first_move_open_in_the_keys_and_the_walk_is_asked_once(
     for _judgement, questions in left_open:
         lines = [(q.line, q.square) for q in questions]
         assert len(lines) == len(set(lines))
+
+
+def replay_moves(position: Position, moves: tuple[str, ...]) -> None:
+    """Each move legal in turn, by the rules engine."""
+    for notation in moves:
+        by_notation = {move_notation(position, m): m for m in position.legal_moves()}
+        assert notation in by_notation, (notation, sorted(by_notation))
+        position = position.play(by_notation[notation])
 
 
 def opinion(score: int, **changes: object) -> Opinion:
@@ -123,3 +143,57 @@ def test_every_sentence_says_it_is_no_proof_in_each_language() -> None:
     assert "the game ends in 13 plies" in describe(ended)
     idle = opinion(300, kind="idle", square=23, line=("39-34",))
     assert "without the man on 23, after the key 39-34" in describe(idle)
+
+
+@pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+def test_opinions_answer_what_stayed_open_and_change_nothing_else() -> None:
+    """Three PWCP-2 problems judged with the compiled search for half a second of work, without
+    and with opinions: the same JSON but for the opinions, and an opinion for every undecided
+    criterion and every open first move, each with a legal best line."""
+    games, errors = read_pdn_file(PWCP)
+    assert not errors
+    tables = checker_tables(INTERNATIONAL)
+    tables.prepare_missing()  # up to 4 pieces, as 'rulebook check' builds them
+    checker = Checker(opened={INTERNATIONAL.name: tables})
+    asked = 0
+    for game in games[:3]:
+        without = checker.judge(game, seconds=0.5, by_work=True, opinion_nodes=0).as_json()
+        judgement = checker.judge(game, seconds=0.5, by_work=True, opinion_nodes=50_000)
+        record = judgement.as_json()
+        assert without["opinions"] == []
+        for field in ("seconds", "opinions"):
+            del without[field], record[field]
+        assert record == without
+        undecided = [n for n, c in judgement.criteria.items() if c.status == "undecided"]
+        for name in undecided:
+            assert any(name in opinion.criteria for opinion in judgement.opinions), name
+        open_keys = str(judgement.criteria["C"].args.get("keys", "")).split(", ")
+        keys = {opinion.line[0] for opinion in judgement.opinions if opinion.kind == "key"}
+        assert set(filter(None, open_keys)) <= keys
+        position = start_position(game, INTERNATIONAL)
+        for opinion in judgement.opinions:
+            assert opinion.budget == 50_000 and 0 < opinion.nodes <= 50_000
+            assert opinion.says == says_of(opinion.score)
+            assert opinion.best, "a position with moves gets a line"
+            if opinion.kind == "key":  # the line replays from the position after the key
+                after = position.play(
+                    next(
+                        m
+                        for m in position.legal_moves()
+                        if move_notation(position, m) == opinion.line[0]
+                    )
+                )
+                replay_moves(after, opinion.best)
+            asked += 1
+    assert asked >= 3, asked
+
+
+def test_the_rate_is_said_as_measured() -> None:
+    measured = Calibration(2038, 2055, 1_000_000)
+    assert "99.2 % of the time (2038 of 2055)" in calibration_text(measured)
+    assert "99,2 % van de gevallen" in calibration_text(measured, "nl")
+    assert "99,2 % fan de gefallen" in calibration_text(measured, "fy")
+    assert "not been compared" in calibration_text(None)
+    stored = calibration()  # what benchmarks/opinion.py --write measured, shipped with the package
+    assert stored is not None and 0 < stored.agreed <= stored.asked
+    assert stored.budget == OPINION_NODES

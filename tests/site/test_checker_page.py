@@ -17,9 +17,10 @@ import pytest
 
 from rulebook_build.browser import pdn
 from rulebook_build.cli.check import _judge, _Task
-from rulebook_build.notation.pdn import read_pdn, write_game
+from rulebook_build.notation.pdn import read_pdn, read_pdn_file, write_game
 from rulebook_build.site.checker_page import pyodide_folder
 from rulebook_build.site.problems import ProblemSite
+from tests.datafiles import PWCP
 
 from .conftest import CHROMIUM, REPOSITORY, Site
 from .test_browser import Console, serve
@@ -378,4 +379,32 @@ def test_a_pasted_shifted_copy_finds_its_original_in_the_browser(
     # the search ran on what the site itself serves
     assert all(url.startswith(server) for url in page.requests), page.requests  # type: ignore[attr-defined]
     assert not page.console.problems  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_what_stays_open_gets_the_engines_opinion_as_on_the_command_line(
+    browser: Any, server: str
+) -> None:
+    """A PWCP-2 problem at one second stays undecided; the page shows the engine's opinion of
+    each open question (the WebAssembly build's, the same as the command line's), worded as no
+    proof."""
+    games, errors = read_pdn_file(PWCP)
+    assert not errors
+    text = write_game(games[3])
+    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(text) + "&seconds=1&run=1")
+    wait_for_report(page, timeout=120_000)
+    record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
+    assert record["grade"] == "undecided" and record["report"]["compiled"] is True
+    expected = command_line(json.loads(problem), 1.0)
+    same_judgement(record, expected)  # the opinions included
+    assert expected["opinions"]
+    shown = page.locator(".rb-opinions .rb-opinion-list li")
+    assert shown.count() == len(expected["opinions"])
+    assert page.locator(".rb-opinions").is_visible()
+    first = shown.first.inner_text()
+    assert first.startswith(", ".join(expected["opinions"][0]["criteria"]) + ": not proved; ")
+    assert expected["opinions"][0]["line"].split()[0] in first
+    assert "agreed with the proof" in page.locator(".rb-opinion-calibration").inner_text()
+    assert page.console.problems == []  # type: ignore[attr-defined]
     page.context.close()

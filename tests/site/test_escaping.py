@@ -19,7 +19,9 @@ import markdown
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
+from rulebook_build.checker.grade import Criterion, Judgement, SolutionCheck
 from rulebook_build.checker.judge import CRITERIA, problem_digest
+from rulebook_build.checker.opinion import Opinion
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.site.problems import (
@@ -109,30 +111,34 @@ def make_site(root: Path, words: dict[str, str]) -> ProblemSite:
     (folder / "p.pdn").write_text("\n".join(lines) + "\n", encoding="utf-8")
     games, errors = read_pdn_file(folder / "p.pdn")
     assert not errors and len(games) == 1, errors
-    record = {
-        "digest": problem_digest(games[0], INTERNATIONAL),
-        # undecided, so that the collection shows the open criterion with its opinion
-        "verdict": "undecided",
-        "grade": "undecided",
-        "winning_keys": ["15-10"],
-        "criteria": {
-            name: {"status": "undecided" if name == "G" else "fail", "detail": words["detail"]}
-            for name in CRITERIA
-        },
-        "opinions": [
-            {
-                "kind": "alternative",
-                "criteria": ["G"],
-                "after": words["opinion_after"],
-                "says": "win",
-                "score": 240,
-                "depth": 12,
-                "nodes": 1000,
-                "line": words["opinion_line"],
-                "budget": 1000,
-            }
+    # as 'rulebook check --json' writes it: every criterion open, with an attack for its detail,
+    # and the engine's opinion on G with attacks for its lines
+    judgement = Judgement(
+        source="p.pdn:1",
+        event=words["title"],
+        variant="international",
+        fen="W:W15,38:B16,31",
+        verdict="undecided",
+        white_wins="proved",
+        winning_keys=["15-10"],
+        solution=SolutionCheck(True, "15-10", True, None),
+        criteria={name: Criterion("undecided", words["detail"]) for name in CRITERIA},
+        digest=problem_digest(games[0], INTERNATIONAL),
+        opinions=[
+            Opinion(
+                "alternative",
+                ("G",),
+                tuple(words["opinion_after"].split()),
+                "win",
+                240,
+                12,
+                1000,
+                tuple(words["opinion_line"].split()),
+                1000,
+            )
         ],
-    }
+    )
+    record = judgement.as_json()
     (root / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return ProblemSite(root)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebook_build.checker.grade import CRITERIA, Criterion, Judgement, SolutionCheck
 from rulebook_build.checker.judge import problem_digest
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
@@ -103,23 +104,21 @@ def make_site(
     (folder / "p.pdn").write_text(PROBLEM, encoding="utf-8")
     if with_verdict:
         games, _ = read_pdn_file(folder / "p.pdn")
-        record: dict[str, object] = {
-            "digest": problem_digest(games[0], INTERNATIONAL),
-            "verdict": "sound",
-            "grade": "correct",
-            "winning_keys": ["6-1"],
-            "criteria": {
-                name: {"status": "pass", "detail": f"detail {name}"}
-                for name in ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
-            },
-        }
+        judgement = Judgement(
+            source="p.pdn:1",
+            event=None,
+            variant="international",
+            fen=games[0].tag("FEN") or "",
+            verdict="sound",
+            white_wins="proved",
+            winning_keys=["6-1"],
+            solution=SolutionCheck(True, "6-1", True, None),
+            criteria={name: Criterion("pass", f"detail {name}") for name in CRITERIA},
+            digest=problem_digest(games[0], INTERNATIONAL),
+        )
         # as 'rulebook check --json' writes it: the English detail and the message behind it
-        record["criteria"]["D"] = {  # type: ignore[index]
-            "status": "pass",
-            "detail": "each of the 7 men is needed: without it the solution fails",
-            "message": "d_pass",
-            "args": {"count": 7},
-        }
+        judgement.criteria["D"] = Criterion.say("pass", "d_pass", count=7)
+        record = judgement.as_json()
         record.update(extra or {})
         (root / "verdicts.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return ProblemSite(root)
@@ -176,12 +175,14 @@ def test_cooks_duals_and_false_solutions_become_lines_of_the_player(tmp_path: Pa
                         "moves": ["1x31", "1x26"],
                         "kind": "variation",
                         "level": "remark",
+                        "on_main": False,
                     },
                     {
                         "after": "6-1 32x12",
                         "moves": ["1x31", "1x45"],
                         "kind": "landing",
                         "level": "info",
+                        "on_main": False,
                     },
                 ],
                 "tries": [{"key": "28-23", "line": "28-23 17x19", "refutation": "17x19"}],
