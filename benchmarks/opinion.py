@@ -14,6 +14,12 @@ a proof there:
 - ``line win``: each position of a proof line where White is to move, after Black's reply
   (the line of the proof, so White wins there).
 
+Those are on the whole easier than the questions a check leaves open, so a second set is asked
+too: the questions the stored verdicts left open (their ``opinions``) that a check six times as
+long settled (``benchmarks/data/settled-at-120s.json``, from ``results/time-limit-120s.txt``):
+``open no win`` (a first move or a move of the tree where C later passed, two moves swapped
+where E later passed) and ``open win`` (the cooks the longer check proved).
+
 For each budget (positions of the engine, never time: the same figures on every machine) the
 engine (``native/opinion.h``, through ``prover serve``) is asked about every question, and its
 score is read as "win" from each threshold on (hundredths of a man).  Prints, per budget and
@@ -47,6 +53,7 @@ from rulebook_build.rules.position import to_move
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = ROOT / "problems/verdicts.jsonl"
+SETTLED_LATER = ROOT / "benchmarks/data/settled-at-120s.json"
 CALIBRATION = ROOT / "rulebook_build/checker/calibration.json"
 C_LOOKED_AT_EVERY_KEY = ("c_pass", "c_remark", "c_remark_more", "c_undecided", "c_undecided_cut")
 """C's messages given only after every first move was settled (``criteria/second.py``)."""
@@ -102,6 +109,50 @@ def questions(records: list[dict[str, object]]) -> list[Question]:
     return found
 
 
+def _replayed(record: dict[str, object], line: list[str]) -> Node | None:
+    """The node after ``line`` from the record's start position, or None if it is no line."""
+    variant = find_variant(str(record["variant"]))
+    position = parse_fen(str(record["fen"]), variant=variant)
+    search = ProofSearch(variant)
+    node = root_node(variant, position.state())
+    for notation in line:
+        moves = {move_notation(position, m): m for m in position.legal_moves()}
+        if notation not in moves:
+            return None
+        node = _children(search, node, position)[notation]
+        position = position.play(moves[notation])
+    return node
+
+
+def settled_later(records: list[dict[str, object]]) -> list[Question]:
+    """The questions left open at 20 s that the check at 120 s settled."""
+    data = json.loads(SETTLED_LATER.read_text(encoding="utf-8"))
+    wins = {(source, line) for source, line in data["wins"]}
+    found: list[Question] = []
+    for record in records:
+        source = str(record["source"])
+        for opinion in record.get("opinions", []):  # type: ignore[attr-defined]
+            after, kind = str(opinion["after"]), str(opinion["kind"])
+            if (source, after) in wins:
+                wins_there = True
+            elif (
+                source in data["c_pass"]
+                and record["white_wins"] == "proved"  # a key proved at 20 s: the rest lose
+                and kind in ("key", "alternative")
+                and "C" in opinion["criteria"]
+            ) or (source in data["e_pass"] and kind == "swap"):
+                wins_there = False
+            else:
+                continue
+            node = _replayed(record, after.split())
+            if node is not None:
+                name = "open win" if wins_there else "open no win"
+                found.append(
+                    Question(name, wins_there, str(record["variant"]), node, f"{source} {after}")
+                )
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", default=f"100000,{OPINION_NODES}")
@@ -113,10 +164,13 @@ def main() -> int:
     args = parser.parse_args()
     use_cache_argument(args)
     records = [json.loads(line) for line in VERDICTS.read_text(encoding="utf-8").splitlines()]
-    asked = questions(records)[:: max(1, args.every)]
+    settled = questions(records)[:: max(1, args.every)]
+    later = settled_later(records)
+    asked = settled + later
     budgets = [int(b) for b in args.budgets.split(",")]
     thresholds = sorted({*(int(t) for t in args.thresholds.split(",")), WIN_THRESHOLD})
-    print(f"{len(asked)} settled questions: {dict(Counter(q.kind for q in asked))}")
+    print(f"{len(settled)} settled questions: {dict(Counter(q.kind for q in settled))}")
+    print(f"{len(later)} open at 20 s, settled at 120 s: {dict(Counter(q.kind for q in later))}")
     provers: dict[str, NativeProver] = {}
     for name in sorted({q.variant for q in asked}):
         prover = checker_tables(find_variant(name)).prover()
@@ -148,15 +202,25 @@ def main() -> int:
             for question, score in zip(asked, scores, strict=True):
                 total[question.kind] += 1
                 agree[question.kind] += (score >= threshold) == question.wins
-            all_agree, all_total = sum(agree.values()), sum(total.values())
+            easy = [k for k in total if not k.startswith("open")]
+            hard = [k for k in total if k.startswith("open")]
+            all_agree, all_total = sum(agree[k] for k in easy), sum(total[k] for k in easy)
+            hard_agree, hard_total = sum(agree[k] for k in hard), sum(total[k] for k in hard)
             kinds = "  ".join(f"{k} {agree[k]}/{total[k]}" for k in sorted(total))
             mark = " (default)" if threshold == WIN_THRESHOLD else ""
             print(
-                f"  win from {threshold:>4}{mark}: {all_agree}/{all_total} "
-                f"({100 * all_agree / max(1, all_total):.1f} %)  {kinds}"
+                f"  win from {threshold:>4}{mark}: settled {all_agree}/{all_total} "
+                f"({100 * all_agree / max(1, all_total):.1f} %), open then settled "
+                f"{hard_agree}/{hard_total}  {kinds}"
             )
             if budget == OPINION_NODES and threshold == WIN_THRESHOLD:
-                written = {"agreed": all_agree, "asked": all_total, "budget": budget}
+                written = {
+                    "agreed": all_agree,
+                    "asked": all_total,
+                    "budget": budget,
+                    "open_agreed": hard_agree,
+                    "open_asked": hard_total,
+                }
         if args.show_wrong:
             for question, score in zip(asked, scores, strict=True):
                 if (score >= WIN_THRESHOLD) != question.wins:

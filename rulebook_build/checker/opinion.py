@@ -34,7 +34,7 @@ from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State
 from rulebook_build.rules.position import to_move
 
-Kind = Literal["key", "alternative", "stopped", "swap", "idle", "end"]
+Kind = Literal["key", "alternative", "stopped", "swap", "idle", "end", "start"]
 """What is asked, always "does White win here?":
 
 - ``key``: a first move other than a proved one (criterion A while no key is proved, C after);
@@ -42,7 +42,9 @@ Kind = Literal["key", "alternative", "stopped", "swap", "idle", "end"]
 - ``stopped``: the position where the walk of the published tree ran out of time (C, G);
 - ``swap``: two White moves of the main line played in the other order (E);
 - ``idle``: the problem without one man, after the composer's key (D);
-- ``end``: the final position of the composer's line (F)."""
+- ``end``: the final position of the composer's line (F);
+- ``start``: the start position, for an undecided criterion that has no open position of its
+  own (it waits on something else, such as the composer's solution)."""
 
 Says = Literal["win", "no win"]
 
@@ -153,7 +155,15 @@ class Opinion:
         return None
 
 
-KIND_NAMES: Final[tuple[Kind, ...]] = ("key", "alternative", "stopped", "swap", "idle", "end")
+KIND_NAMES: Final[tuple[Kind, ...]] = (
+    "key",
+    "alternative",
+    "stopped",
+    "swap",
+    "idle",
+    "end",
+    "start",
+)
 
 
 class EngineLike(Protocol):
@@ -238,6 +248,9 @@ class Calibration:
     agreed: int
     asked: int
     budget: int
+    open_agreed: int = 0
+    open_asked: int = 0
+    """Of the questions a 20 s check left open and a 120 s check settled: the harder kind."""
 
     @property
     def percent(self) -> float:
@@ -252,4 +265,10 @@ def calibration() -> Calibration | None:
     except FileNotFoundError:
         return None
     data = json.loads(text)
-    return Calibration(int(data["agreed"]), int(data["asked"]), int(data["budget"]))
+    return Calibration(
+        int(data["agreed"]),
+        int(data["asked"]),
+        int(data["budget"]),
+        int(data.get("open_agreed", 0)),
+        int(data.get("open_asked", 0)),
+    )

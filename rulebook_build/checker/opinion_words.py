@@ -37,6 +37,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "budget agreed with the proof {percent} % of the time ({agreed} of {asked}); the "
         "questions that stay open are often harder.",
         "uncalibrated": "The engine's opinion has not been compared with the proofs yet.",
+        "open_rate": " Of {asked} questions that a check of 20 s left open and one of 120 s "
+        "settled, it judged {agreed} right.",
     },
     "nl": {
         "key": "na de eerste zet {line}",
@@ -57,6 +59,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "engine bij dit budget in {percent} % van de gevallen overeen met het bewijs ({agreed} "
         "van {asked}); de vragen die open blijven zijn vaak moeilijker.",
         "uncalibrated": "Het oordeel van de engine is nog niet met de bewijzen vergeleken.",
+        "open_rate": " Van {asked} vragen die een controle van 20 s open liet en een van 120 s "
+        "beslechtte, beoordeelde ze er {agreed} goed.",
     },
     "fy": {
         "key": "nei de earste set {line}",
@@ -77,6 +81,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "dit budzjet yn {percent} % fan de gefallen oerien mei it bewiis ({agreed} fan {asked}); "
         "de fragen dy't iepen bliuwe binne faak dreger.",
         "uncalibrated": "It oardiel fan de motor is noch net mei de bewizen fergelike.",
+        "open_rate": " Fan {asked} fragen dy't in kontrôle fan 20 s iepen liet en ien fan 120 s "
+        "besleat, beoardiele er {agreed} goed.",
     },
 }
 
@@ -134,4 +140,7 @@ def calibration_text(found: Calibration | None, lang: str = "en") -> str:
     percent = f"{found.percent:.1f}"
     if lang != "en":
         percent = percent.replace(".", ",")
-    return words["calibration"].format(percent=percent, agreed=found.agreed, asked=found.asked)
+    said = words["calibration"].format(percent=percent, agreed=found.agreed, asked=found.asked)
+    if found.open_asked:
+        said += words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
+    return said

@@ -5,6 +5,8 @@ stored and read back, and the words that say it is no proof.  The engine itself 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulebook_build.checker import native
@@ -28,6 +30,8 @@ from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import game_variant, move_notation, start_position
 from rulebook_build.rules import INTERNATIONAL, Position
 from tests.datafiles import PWCP
+
+PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
 
 
 @pytest.fixture(scope="module")
@@ -194,6 +198,27 @@ def test_the_rate_is_said_as_measured() -> None:
     assert "99,2 % van de gevallen" in calibration_text(measured, "nl")
     assert "99,2 % fan de gefallen" in calibration_text(measured, "fy")
     assert "not been compared" in calibration_text(None)
+    harder = Calibration(2038, 2055, 1_000_000, open_agreed=30, open_asked=41)
+    assert calibration_text(harder).endswith(
+        "Of 41 questions that a check of 20 s left open and one of 120 s settled, it judged 30 "
+        "right."
+    )
+    assert "beoordeelde ze er 30 goed" in calibration_text(harder, "nl")
     stored = calibration()  # what benchmarks/opinion.py --write measured, shipped with the package
     assert stored is not None and 0 < stored.agreed <= stored.asked
     assert stored.budget == OPINION_NODES
+
+
+def test_a_criterion_with_no_open_position_of_its_own_gets_the_start_position() -> None:
+    """Cat.D1 156 starts with Black to move: D waits on the composer's key, which is never
+    settled, and no position of D's own is open; the start position is asked instead."""
+    games, errors = read_pdn_file(PROBLEMS / "cat-d1" / "Cat.D1.pdn")
+    assert not errors
+    game = next(g for g in games if g.line == 156)
+    judge = Judge(INTERNATIONAL)
+    judgement = judge.judge(game, start_position(game, INTERNATIONAL), seconds=2, by_work=True)
+    assert judgement.criteria["D"].message == "d_needs_key"
+    assert judge._problem is not None
+    questions = open_questions(judge._problem)
+    start = [q for q in questions if q.kind == "start"]
+    assert len(start) == 1 and start[0].criteria == ("D",) and start[0].line == ()

@@ -59,6 +59,12 @@ def open_questions(problem: Problem) -> list[Question]:
             break
         if question not in picked:
             picked.append(question)
+    # an undecided criterion with no open position of its own (it waits on something the
+    # engine cannot be asked, such as the composer's key of a problem with Black to move) gets
+    # the engine's opinion of the start position, so that none is left without one
+    bare = tuple(name for name in undecided if not any(name in q.criteria for q in picked))
+    if bare:
+        picked.append(Question("start", bare, (), problem.position, problem.root))
     return picked
 
 
