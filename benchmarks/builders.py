@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables.endgame import EndgameTables, Semantics
 from rulebook_build.rules import VARIANTS, find_variant
 
@@ -75,7 +75,7 @@ def main() -> int:
     parser.add_argument("--variant", choices=[v.name for v in VARIANTS], default=None)
     parser.add_argument("--max-pieces", type=int, choices=(2, 3, 4), default=3)
     args = parser.parse_args()
-    if native.compiler() is None:
+    if binaries.compiler() is None:
         print("no C compiler on this machine: nothing to compare")
         return 1
     names = [args.variant] if args.variant else [v.name for v in VARIANTS]

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.checker import native  # noqa: E402
+from rulebook_build.checker import binaries  # noqa: E402
 from rulebook_build.checker.search import root_node  # noqa: E402
 from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.notation.fen import parse_fen  # noqa: E402
@@ -43,14 +43,14 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=3, help="problems of each variant")
     parser.add_argument("--budgets", type=int, nargs="+", default=[100_000, 1_000_000])
     args = parser.parse_args()
-    program = native.executable(default_cache_dir(), native.PROVER_SOURCE)
+    program = binaries.executable(default_cache_dir(), binaries.PROVER_SOURCE)
     assert program is not None, "needs a C compiler"
     rows = [json.loads(line) for line in Path(args.file).read_text().splitlines() if line]
     empty = Path(tempfile.mkdtemp())
     for variant in (INTERNATIONAL, FRISIAN):
         chosen = [{"source": "start of a game", "fen": START}]
         chosen += [row for row in rows if row.get("variant") == variant.name][: args.first]
-        prover = native.NativeProver(program, empty, empty, variant=variant)
+        prover = binaries.NativeProver(program, empty, empty, variant=variant)
         with prover.session(0.0) as session:
             for row in chosen:
                 node = root_node(variant, parse_fen(row["fen"], variant=variant).state())

@@ -1,4 +1,4 @@
-"""The table builder compiled with and without this machine's flags (``native.machine_flags``).
+"""The table builder compiled with and without this machine's flags (``binaries.machine_flags``).
 
     python benchmarks/machine_flags.py              # both variants, 4 pieces (~4 min)
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables.endgame import EndgameTables
 from rulebook_build.rules import find_variant
 
@@ -37,7 +37,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    extra = native.machine_flags()
+    extra = binaries.machine_flags()
     if not extra:
         print("this machine adds no flags: nothing to compare")
         return 2
@@ -45,13 +45,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         programs = {
-            "plain": native._compiled(root, native.SOURCE, native.FLAGS, ()),
-            " ".join(extra): native._compiled(root, native.SOURCE, native.FLAGS + extra, ()),
+            "plain": binaries._compiled(root, binaries.SOURCE, binaries.FLAGS, ()),
+            " ".join(extra): binaries._compiled(root, binaries.SOURCE, binaries.FLAGS + extra, ()),
         }
         if None in programs.values():
             print("the builder did not compile")
             return 1
-        print(f"flags: {' '.join(native.FLAGS)} + {' '.join(extra)}")
+        print(f"flags: {' '.join(binaries.FLAGS)} + {' '.join(extra)}")
         for name, pairs in PAIRS.items():
             variant = find_variant(name)
             tables = EndgameTables(variant, max_pieces=4, max_pair_slots=None, cache_dir=root)
@@ -71,7 +71,7 @@ def main() -> int:
                     work = root / f"{name}-{label}"
                     for pair in pairs:
                         before = children_cpu()
-                        native.build_pair(program, work, pair, frisian=name == "frisian")
+                        binaries.build_pair(program, work, pair, frisian=name == "frisian")
                         cpu[label] += children_cpu() - before
                         for body in work.glob("*.body"):
                             written[label][body.name] = body.read_bytes()

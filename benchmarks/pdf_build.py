@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.site import pdf, plugin  # noqa: E402
+from rulebook_build.site import pdf, print_pages  # noqa: E402
 from rulebook_build.site.builder import build_site, find_config  # noqa: E402
 
 
@@ -41,7 +41,7 @@ class Timed:
         self.jobs = jobs
         self.seconds = 0.0
         self.done: list[tuple[pdf.PrintPage, tuple[int, list[str]]]] = []
-        self.real = plugin.write_pdfs
+        self.real = print_pages.write_pdfs
 
     def __call__(self, pages: Any, site_dir: Path, **options: Any) -> Any:
         started = time.perf_counter()
@@ -70,7 +70,7 @@ def main() -> int:
         return 2
     config = find_config(ROOT)
     timed = Timed(args.jobs)
-    plugin.write_pdfs = timed  # type: ignore[assignment]
+    print_pages.write_pdfs = timed  # type: ignore[assignment]
     cores = pdf._cores()
     print(f"cores: {cores}, PDF processes: {args.jobs or cores}")
     with tempfile.TemporaryDirectory() as folder:

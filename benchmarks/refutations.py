@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.search import ProofSearch, root_node
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import read_pdn_file
@@ -41,9 +41,9 @@ DATA = ROOT / "benchmarks/data/open-keys.json"
 def compiled(weight: int, folder: Path) -> Path:
     """The proof search compiled with this material weight."""
     target = folder / f"prover-{weight}"
-    flags = [*native.FLAGS, *native.ZLIB_FLAGS, f"-DMATERIAL_WEIGHT={weight}"]
-    command = [native.compiler() or "cc", *flags, "-o", str(target), str(native.PROVER_SOURCE)]
-    subprocess.run([*command, *native.ZLIB_LIBRARY], check=True)
+    flags = [*binaries.FLAGS, *binaries.ZLIB_FLAGS, f"-DMATERIAL_WEIGHT={weight}"]
+    command = [binaries.compiler() or "cc", *flags, "-o", str(target), str(binaries.PROVER_SOURCE)]
+    subprocess.run([*command, *binaries.ZLIB_LIBRARY], check=True)
     return target
 
 
@@ -82,7 +82,7 @@ def main() -> int:
             for name, variant, (state, clocks) in nodes_of:
                 tables = checker_tables(variant)
                 tables.prover()  # checks the table files first
-                prover = native.NativeProver(
+                prover = binaries.NativeProver(
                     program, tables.pure.folder(), tables.rules.folder(), variant=variant
                 )
                 answer = prover.solve(state, clocks, seconds=10_000, node_limit=args.nodes)

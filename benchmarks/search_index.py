@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.site import plugin  # noqa: E402
+from rulebook_build.site import language_search  # noqa: E402
 from rulebook_build.site.builder import build_site, find_config  # noqa: E402
 
 LANGUAGES = {"nl": "", "en": "en/", "fy": "fy/"}
@@ -103,7 +103,7 @@ def main() -> int:
         report(args.site)
         return 0
     if args.unrefined:
-        plugin.refine_index = lambda index, lang, collections: None  # type: ignore[assignment]
+        language_search.refine_index = lambda index, lang, collections: None  # type: ignore[assignment]
     with tempfile.TemporaryDirectory(prefix="search-index-") as folder:
         built = build_site(find_config(ROOT), Path(folder) / "site")
         print(f"built {built.pages} pages in {built.seconds:.1f} s")

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.checker import native, wasm  # noqa: E402
+from rulebook_build.checker import binaries, wasm  # noqa: E402
 from rulebook_build.checker.search import root_node  # noqa: E402
 from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
@@ -63,7 +63,7 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=20)
     args = parser.parse_args()
     program = wasm.wasm_build(default_cache_dir())
-    compiled = native.executable(default_cache_dir(), native.PROVER_SOURCE)
+    compiled = binaries.executable(default_cache_dir(), binaries.PROVER_SOURCE)
     node = shutil.which("node")
     assert program and compiled and node, "needs Zig (the wasm extra), a C compiler and Node.js"
     games, _errors = read_pdn_file(Path(args.file))
@@ -71,7 +71,7 @@ def main() -> int:
     variant = game_variant(problems[0])
     assert variant is not None
     empty = Path(tempfile.mkdtemp())
-    prover = native.NativeProver(compiled, empty, empty, variant=variant, table_mb=64)
+    prover = binaries.NativeProver(compiled, empty, empty, variant=variant, table_mb=64)
     requests = []
     for game in problems:
         state, clocks = root_node(variant, start_position(game, variant).state())

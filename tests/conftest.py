@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.rules import VARIANTS
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,7 +37,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not getattr(session.config.option, "numprocesses", None):
         return  # one process: each table is built by the first test that needs it, as before
-    if hasattr(session.config, "workerinput") or native.compiler() is None:
+    if hasattr(session.config, "workerinput") or binaries.compiler() is None:
         return  # a test process (the controller built them), or no compiled builder
     started = time.perf_counter()
     for variant in VARIANTS:

@@ -10,7 +10,7 @@ A :class:`Checker` owns what a judgement needs besides the problem:
   4 pieces are built here where missing; from 5 pieces on (``table_pieces``) the classes are
   built by ``build`` (the command line gives its own builder, ``rulebook tables``' one, with
   its processes and progress; a caller without one judges with what the cache holds);
-* **the compiled search** (``native.py``), compiled once, before the first problem;
+* **the compiled search** (``binaries.py``), compiled once, before the first problem;
 * **progress**, through public hooks: ``announce`` hears what is being built, ``progress``
   what a judgement examines, ``nodes`` the positions it has searched.
 

@@ -24,6 +24,7 @@ from rulebook_build.checker.analysis import (
     principal_line,
     published_states,
 )
+from rulebook_build.checker.binaries import NativeProver, ProverSession
 from rulebook_build.checker.budget import WALL, Timer, Work
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
@@ -39,7 +40,6 @@ from rulebook_build.checker.grade import (
     Try,
     verdict_of,
 )
-from rulebook_build.checker.native import NativeProver, ProverSession
 from rulebook_build.checker.opinion import OPINION_NODES, ask
 from rulebook_build.checker.search import (
     NATIVE_FROM_SECONDS,

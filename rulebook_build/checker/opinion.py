@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final, Literal, Protocol
 
-from rulebook_build.checker.native import WIN_SCORE, EngineAnswer, Pieces
+from rulebook_build.checker.binaries import WIN_SCORE, EngineAnswer, Pieces
 from rulebook_build.checker.search import Node, ProofSearch
 from rulebook_build.notation.replay import move_notation
 from rulebook_build.rules import Position, Variant

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
+from rulebook_build.checker.binaries import pieces_of
 from rulebook_build.checker.budget import COMPILED_RATE, SAFETY, SAFETY_SECONDS, WALL, Timer
-from rulebook_build.checker.native import pieces_of
 from rulebook_build.rules.drawrules import (
     DrawClocks,
     advance,
@@ -229,7 +229,7 @@ class ProofSearch:
         ``node_limit`` nodes, by default PYTHON_NODE_LIMIT or NATIVE_NODE_LIMIT)."""
         began = time.perf_counter()
         started = self.timer.now()
-        # a prover already running (native.py ProverSession) says from when it is worth asking
+        # a prover already running (binaries.py ProverSession) says from when it is worth asking
         from_seconds = getattr(self.prover, "from_seconds", NATIVE_FROM_SECONDS)
         if self.prover is not None and seconds >= from_seconds:
             limit = NATIVE_NODE_LIMIT if node_limit is None else node_limit
@@ -317,7 +317,7 @@ class ProofSearch:
         # a node this search has already settled the same way needs no second walk (a proof in
         # its table is always sound; a refutation only where no line was cut at a repetition,
         # or where it was walked from a compiled search's tree): the tree of a search that went
-        # on from an earlier one (native.py ProverSession) repeats that one's proofs
+        # on from an earlier one (binaries.py ProverSession) repeats that one's proofs
         checked = self.checked_refutations
         exact = not self.cut_repetitions
         passed: set[Node] = set()  # checked, with everything below

@@ -12,7 +12,7 @@ the nodes of the search under way every 65,536, so that the page's counter moves
 
 Hosts: the check page's worker (``site/assets/prover-host.js``) in the browser, and
 ``wasmtime`` in the tests (``tests/checker/test_wasm_differential.py``).  Whatever the host,
-:class:`HostedProver` is a :class:`~rulebook_build.checker.native.NativeProver` to the judge,
+:class:`HostedProver` is a :class:`~rulebook_build.checker.binaries.NativeProver` to the judge,
 and every answer goes through the same Python walk of its tree before it counts: a fault of the
 WebAssembly build can cost a proof, never make a false one.
 
@@ -35,7 +35,7 @@ import tempfile
 from pathlib import Path
 from typing import Final, Protocol
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State
@@ -78,7 +78,7 @@ def wasm_build(folder: Path) -> Path | None:
     the source and the flags); None without Zig.  Raises :class:`WasmBuildError` when the
     compiler refuses the source."""
     built_as = hashlib.sha256(
-        native.source_bytes(native.PROVER_SOURCE) + " ".join(WASM_FLAGS).encode()
+        binaries.source_bytes(binaries.PROVER_SOURCE) + " ".join(WASM_FLAGS).encode()
     ).hexdigest()[:16]
     target = folder / "bin" / f"prover-{built_as}.wasm"
     if target.is_file():
@@ -91,7 +91,7 @@ def wasm_build(folder: Path) -> Path | None:
     os.close(handle)
     try:
         done = subprocess.run(
-            [compiler, "cc", *WASM_FLAGS, "-o", temporary, str(native.PROVER_SOURCE)],
+            [compiler, "cc", *WASM_FLAGS, "-o", temporary, str(binaries.PROVER_SOURCE)],
             capture_output=True,
             text=True,
             check=False,
@@ -100,7 +100,7 @@ def wasm_build(folder: Path) -> Path | None:
             message = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
             raise WasmBuildError(
                 f"zig cc could not compile the search to WebAssembly: {message[0]}",
-                source=str(native.PROVER_SOURCE),
+                source=str(binaries.PROVER_SOURCE),
             )
         os.replace(temporary, target)
     finally:
@@ -126,7 +126,7 @@ class Host(Protocol):
         """A new instance, its session opened for ``variant`` with ``table_mb`` of table."""
 
 
-class HostedSession(native.ProverSession):
+class HostedSession(binaries.ProverSession):
     """The searches of one judgement in one instance of the module (as ``ProverSession`` in one
     process): what one search settles, the next one starts from."""
 
@@ -152,11 +152,11 @@ class HostedSession(native.ProverSession):
             instance.close()
 
 
-class HostedProver(native.NativeProver):
+class HostedProver(binaries.NativeProver):
     """``prover.c`` as WebAssembly, run by ``host``: a search is a session of one request."""
 
     def __init__(
-        self, host: Host, *, variant: Variant, table_mb: int = native.PROVER_TABLE_MB
+        self, host: Host, *, variant: Variant, table_mb: int = binaries.PROVER_TABLE_MB
     ) -> None:
         super().__init__(Path(WASM_NAME), Path(), Path(), variant=variant, table_mb=table_mb)
         self.host = host
@@ -172,12 +172,12 @@ class HostedProver(native.NativeProver):
         seconds: float,
         node_limit: int,
         table_seconds: float | None = None,
-    ) -> native.ProverAnswer:
+    ) -> binaries.ProverAnswer:
         session = self.session(seconds if table_seconds is None else table_seconds)
         try:
             return session.solve(state, clocks, seconds=seconds, node_limit=node_limit)
         finally:
             session.close()
 
-    def describe(self, state: State, clocks: DrawClocks) -> native.NodeReport:
+    def describe(self, state: State, clocks: DrawClocks) -> binaries.NodeReport:
         raise RulebookError("the WebAssembly build answers searches only, not 'moves'")

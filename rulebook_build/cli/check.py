@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import opinion_words
+from rulebook_build.checker.binaries import machine_cores
 from rulebook_build.checker.front import FIVE_PIECE_COST, Checker, has_five
 from rulebook_build.checker.judge import CRITERIA, Judgement, problem_digest
-from rulebook_build.checker.native import machine_cores
 from rulebook_build.checker.opinion import OPINION_NODES, calibration
 from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.cli.cluster import connect

@@ -11,7 +11,7 @@ the user's cache folder, or ``--cache-dir``; see ``rulebook_build/cachedir.py``)
 later ``rulebook check``, and the check page of a site built on this machine, uses them.
 
 ``rulebook check`` builds by itself, on first use, every class of up to 4 pieces with the
-compiled builder (``checker/native.py``; it needs a C compiler), else up to 3 pieces in Python,
+compiled builder (``checker/binaries.py``; it needs a C compiler), else up to 3 pieces in Python,
 and, for International unless it is given ``--table-pieces 4``, the 5-piece classes by running
 this command with ``--pieces 5 --pack``.  This command builds:
 
@@ -77,8 +77,8 @@ from rulebook_build.cachedir import (
     locks_folder,
     use_cache_argument,
 )
-from rulebook_build.checker import native
-from rulebook_build.checker.native import machine_cores
+from rulebook_build.checker import binaries
+from rulebook_build.checker.binaries import machine_cores
 from rulebook_build.checker.tables import compact, tablefile
 from rulebook_build.checker.tables.endgame import (
     EndgameTables,
@@ -269,8 +269,8 @@ def build_tables(
     if requested >= 5 and not compiled:
         reason = (
             "no C compiler was found (set CC, or install gcc)"
-            if variant.name in native.VARIANTS
-            else f"the compiled builder knows only {', '.join(sorted(native.VARIANTS))} rules"
+            if variant.name in binaries.VARIANTS
+            else f"the compiled builder knows only {', '.join(sorted(binaries.VARIANTS))} rules"
         )
         raise RulebookError(
             f"{requested}-piece tables for {variant.name} need the compiled table builder: "

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables.endgame import Outcome, outcome_of
 from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.rules.board import BIT_OF_SQUARE
@@ -98,13 +98,13 @@ def python_view(variant: Variant, tables: CheckerTables, state: State, clocks: D
     for move in moves:
         after = make(variant, state, move)
         clocks_after = advance(variant, clocks, state, move, after)
-        fields = native.node_fields(variant, after, clocks_after)
-        children.add((*native.pieces_of(after), *fields))
+        fields = binaries.node_fields(variant, after, clocks_after)
+        children.add((*binaries.pieces_of(after), *fields))
     draw = bool(moves) and draw_by_count(variant, clocks, state) is not None
     return View(tables.probe(state), tables.probe_rules(state), draw, sorted(children))
 
 
-def compiled_view(prover: native.NativeProver, state: State, clocks: DrawClocks) -> View:
+def compiled_view(prover: binaries.NativeProver, state: State, clocks: DrawClocks) -> View:
     report = prover.describe(state, clocks)
     pure = None if report.pure is None else outcome_of(report.pure)
     rules = None if report.rules is None else outcome_of(report.rules)
@@ -122,7 +122,7 @@ class Comparison:
 def compare(
     variant: Variant,
     tables: CheckerTables,
-    prover: native.NativeProver,
+    prover: binaries.NativeProver,
     rng: random.Random,
     count: int,
 ) -> Comparison:
@@ -137,7 +137,7 @@ def compare(
         found.seen["count rule draws"] += python.draw
         found.seen["children"] += len(python.children)
         found.seen["captures"] += bool(python.children) and bool(generate(variant, state)[0][2])
-        fields = native.node_fields(variant, state, clocks)
+        fields = binaries.node_fields(variant, state, clocks)
         if variant.max_consecutive_king_moves is not None:
             counting = bool(fields[1] or fields[3])
             found.seen["a run counts"] += counting

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE, Work
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
@@ -49,7 +49,7 @@ def judged(tables: CheckerTables, *, by_work: bool) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+@pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 def test_a_judgement_counted_in_work_ignores_the_wall_clock(
     tables: CheckerTables, monkeypatch: pytest.MonkeyPatch
 ) -> None:

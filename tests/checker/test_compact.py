@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables import compact, tablefile
 from rulebook_build.checker.tables.endgame import outcome_of
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
@@ -27,7 +27,7 @@ from tests.tablecopy import copy_checker_tables
 
 from .differential import random_node
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 
 def copied(variant: Variant, target: Path) -> CheckerTables:

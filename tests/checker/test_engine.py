@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native, wasm
+from rulebook_build.checker import binaries, wasm
 from rulebook_build.checker.search import Node, child_node, root_node
 from rulebook_build.checker.tables.endgame import default_cache_dir
 from rulebook_build.notation.fen import parse_fen
@@ -24,7 +24,7 @@ from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import generate
 from rulebook_build.rules.variants import Variant
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 VARIANTS = [INTERNATIONAL, FRISIAN]
 START = (
@@ -36,7 +36,7 @@ ERROR = "error expected: opinion NODE_LIMIT WM WK BM BK CLOCKS\nend\n"
 
 @pytest.fixture(scope="module")
 def program() -> Path:
-    found = native.executable(default_cache_dir(), native.PROVER_SOURCE)
+    found = binaries.executable(default_cache_dir(), binaries.PROVER_SOURCE)
     assert found is not None, "a C compiler is here, so the search must compile"
     return found
 
@@ -46,8 +46,8 @@ def empty(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("no-tables")
 
 
-def prover_for(variant: Variant, program: Path, empty: Path) -> native.NativeProver:
-    return native.NativeProver(program, empty, empty, variant=variant)
+def prover_for(variant: Variant, program: Path, empty: Path) -> binaries.NativeProver:
+    return binaries.NativeProver(program, empty, empty, variant=variant)
 
 
 @pytest.fixture(params=VARIANTS, ids=lambda v: v.name)
@@ -57,7 +57,7 @@ def variant(request: pytest.FixtureRequest) -> Variant:
 
 
 @pytest.fixture
-def session(variant: Variant, program: Path, empty: Path) -> Iterator[native.ProverSession]:
+def session(variant: Variant, program: Path, empty: Path) -> Iterator[binaries.ProverSession]:
     with prover_for(variant, program, empty).session(0.0) as opened:
         yield opened
 
@@ -67,20 +67,20 @@ def node_of(variant: Variant, fen: str, clocks: DrawClocks | None = None) -> Nod
     return (state, start if clocks is None else clocks)
 
 
-def request(prover: native.NativeProver, node: Node, node_limit: int) -> str:
+def request(prover: binaries.NativeProver, node: Node, node_limit: int) -> str:
     return " ".join(["opinion", str(node_limit), *prover._node(*node)])
 
 
-def children(variant: Variant, node: Node) -> dict[native.Pieces, Node]:
+def children(variant: Variant, node: Node) -> dict[binaries.Pieces, Node]:
     """Each legal move's pieces, with its node, by the Python rules engine."""
     found = {}
     for move in generate(variant, node[0]):
         child = child_node(variant, node, move)
-        found[native.pieces_of(child[0])] = child
+        found[binaries.pieces_of(child[0])] = child
     return found
 
 
-def assert_legal(variant: Variant, node: Node, line: tuple[native.Pieces, ...]) -> None:
+def assert_legal(variant: Variant, node: Node, line: tuple[binaries.Pieces, ...]) -> None:
     for ply, pieces in enumerate(line):
         successors = children(variant, node)
         assert pieces in successors, f"ply {ply} of the line is no legal move"
@@ -97,7 +97,7 @@ SHOTS = {
 
 
 def test_a_combination_that_wins_material_is_found_and_played(
-    variant: Variant, session: native.ProverSession
+    variant: Variant, session: binaries.ProverSession
 ) -> None:
     fen, origin, destination = SHOTS[variant.name]
     node = node_of(variant, fen)
@@ -110,7 +110,7 @@ def test_a_combination_that_wins_material_is_found_and_played(
     assert answer.problem is None
     assert answer.score >= 100, answer  # the balance is even before the shot
     assert answer.depth >= 3
-    assert answer.line[0] == native.pieces_of(child_node(variant, node, key)[0])
+    assert answer.line[0] == binaries.pieces_of(child_node(variant, node, key)[0])
     assert_legal(variant, node, answer.line)
 
 
@@ -118,13 +118,13 @@ def test_a_combination_that_wins_material_is_found_and_played(
     ("fen", "score"),
     [
         # White's man on 46 is blocked by 41 and cannot take it (37 is taken): White has lost
-        ("W:W46:B37,41", -native.WIN_SCORE),
+        ("W:W46:B37,41", -binaries.WIN_SCORE),
         # Black's man on 5 likewise, by 10 and 14: the score is White's, so positive
-        ("B:W10,14:B5", native.WIN_SCORE),
+        ("B:W10,14:B5", binaries.WIN_SCORE),
     ],
 )
 def test_a_side_without_a_move_has_lost(
-    variant: Variant, session: native.ProverSession, fen: str, score: int
+    variant: Variant, session: binaries.ProverSession, fen: str, score: int
 ) -> None:
     answer = session.opinion(*node_of(variant, fen), node_limit=10_000)
     assert (answer.score, answer.line, answer.problem) == (score, (), None)
@@ -132,7 +132,7 @@ def test_a_side_without_a_move_has_lost(
 
 
 def test_a_known_end_is_scored_by_its_distance(
-    session: native.ProverSession, variant: Variant
+    session: binaries.ProverSession, variant: Variant
 ) -> None:
     # International: Black must take 23 (18x29, its only move) and 34x14 takes both back, and
     # Black has no move left.  Fries Spel: 18 may also take 28 along its column, and Black
@@ -140,10 +140,10 @@ def test_a_known_end_is_scored_by_its_distance(
     # WIN less its plies, positive where White wins.
     node = node_of(variant, "B:W23,28,34,40:B18,19")
     answer = session.opinion(*node, node_limit=100_000)
-    assert abs(answer.score) == native.WIN_SCORE - len(answer.line), answer
+    assert abs(answer.score) == binaries.WIN_SCORE - len(answer.line), answer
     assert_legal(variant, node, answer.line)
     if variant is INTERNATIONAL:
-        assert answer.score == native.WIN_SCORE - 2
+        assert answer.score == binaries.WIN_SCORE - 2
     else:
         assert answer.score < 0
 
@@ -169,7 +169,7 @@ def test_a_count_rule_draw_scores_nothing(program: Path, empty: Path) -> None:
     ],
 )
 def test_every_move_of_the_line_is_a_legal_move(
-    variant: Variant, session: native.ProverSession, fen: str
+    variant: Variant, session: binaries.ProverSession, fen: str
 ) -> None:
     node = node_of(variant, fen)
     answer = session.opinion(*node, node_limit=150_000)
@@ -179,7 +179,7 @@ def test_every_move_of_the_line_is_a_legal_move(
     assert answer.nodes <= 150_000
 
 
-def test_a_circle_of_kings_ends(session: native.ProverSession) -> None:
+def test_a_circle_of_kings_ends(session: binaries.ProverSession) -> None:
     # kings only and no count rule in International before the 25 moves; in Fries Spel two
     # kings each may go round for ever: the search stops all the same, within its budget
     node = node_of(session.prover.variant, "W:WK46,K50:BK1,K5")
@@ -202,7 +202,7 @@ def test_the_same_request_gets_the_same_answer(
     with prover.session(0.0) as second:
         again = second._exchange(line)
     assert once == twice == again
-    answer = native._parse_opinion(once)
+    answer = binaries._parse_opinion(once)
     assert answer.problem is None and answer.nodes == 30_000 and answer.line
 
 
@@ -213,7 +213,7 @@ def test_an_opinion_leaves_the_proof_searches_as_they_were(
     first = node_of(variant, SHOTS[variant.name][0])
     second = node_of(variant, START)
 
-    def solve(session: native.ProverSession, node: Node) -> str:
+    def solve(session: binaries.ProverSession, node: Node) -> str:
         text = session._exchange(" ".join(["solve", "600", "40000", *prover._node(*node)]))
         return "".join(row for row in text.splitlines(True) if not row.startswith("seconds "))
 
@@ -270,14 +270,16 @@ def test_a_malformed_request_is_an_error(program: Path, empty: Path, line: str) 
         # the session goes on answering
         good = session.opinion(*node_of(INTERNATIONAL, START), node_limit=2_000)
         assert good.problem is None and good.line
-    assert native._parse_opinion(ERROR).problem == (
+    assert binaries._parse_opinion(ERROR).problem == (
         "the compiled search: expected: opinion NODE_LIMIT WM WK BM BK CLOCKS"
     )
 
 
 def test_a_broken_program_is_an_answer_with_a_problem(tmp_path: Path, empty: Path) -> None:
-    missing = native.NativeProver(tmp_path / "no-such-program", empty, empty, variant=INTERNATIONAL)
+    missing = binaries.NativeProver(
+        tmp_path / "no-such-program", empty, empty, variant=INTERNATIONAL
+    )
     answer = missing.opinion(*node_of(INTERNATIONAL, START), node_limit=1_000)
     assert answer.problem is not None and answer.line == ()
-    assert native._parse_opinion("score 5\ndepth 2\n").problem == "the opinion ended early"
-    assert native._parse_opinion("score x\nend\n").problem is not None
+    assert binaries._parse_opinion("score 5\ndepth 2\n").problem == "the opinion ended early"
+    assert binaries._parse_opinion("score x\nend\n").problem is not None

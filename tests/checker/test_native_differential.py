@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.search import root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
@@ -24,12 +24,12 @@ from rulebook_build.rules.movegen import generate
 from rulebook_build.rules.variants import Variant
 from tests.checker.differential import compare, compiled_view, python_view
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 NODES = 1500
 
 
-def ready(variant: Variant) -> tuple[CheckerTables, native.NativeProver]:
+def ready(variant: Variant) -> tuple[CheckerTables, binaries.NativeProver]:
     tables = checker_tables(variant)
     tables.prepare_missing()
     prover = tables.prover()

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE, Work
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.search import (
@@ -38,7 +38,7 @@ from rulebook_build.rules.movegen import State, generate
 from rulebook_build.rules.position import Position, to_move
 from tests.datafiles import PWCP
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems" / "examples"
 
@@ -51,7 +51,7 @@ def tables() -> CheckerTables:
 
 
 @pytest.fixture(scope="module")
-def prover(tables: CheckerTables) -> native.NativeProver:
+def prover(tables: CheckerTables) -> binaries.NativeProver:
     compiled = tables.prover()
     assert compiled is not None, "a C compiler is here, so the search must compile"
     return compiled
@@ -69,7 +69,7 @@ def first_moves(path: Path) -> list[Node]:
 
 
 def test_the_compiled_search_agrees_with_the_python_search(
-    tables: CheckerTables, prover: native.NativeProver
+    tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
     compared = {"proved": 0, "refuted": 0}
     # the collection's problems, and the first four of the PWCP-2 (where some tries are
@@ -95,7 +95,7 @@ def test_the_compiled_search_agrees_with_the_python_search(
 
 
 def test_a_compiled_proof_is_checked_and_kept_for_the_criteria(
-    tables: CheckerTables, prover: native.NativeProver
+    tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
     (game,), _ = read_pdn_file(PROBLEMS / "international-05.pdn")
     judge = Judge(INTERNATIONAL, tables=tables, prover=prover)
@@ -106,7 +106,7 @@ def test_a_compiled_proof_is_checked_and_kept_for_the_criteria(
 
 
 def test_a_compiled_proof_passes_the_walk(
-    tables: CheckerTables, prover: native.NativeProver
+    tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
     search = ProofSearch(INTERNATIONAL, tables=tables, prover=prover)
     node = next(n for n in first_moves(PROBLEMS / "international-05.pdn") if is_the_key(n, tables))
@@ -117,14 +117,14 @@ def test_a_compiled_proof_passes_the_walk(
 
 
 def test_a_proof_larger_than_the_table_is_printed_whole(
-    tables: CheckerTables, prover: native.NativeProver
+    tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
     # a table of 0 MB is one bucket of three entries: the search proves A5's key all the same
     # (about 600,000 nodes), and the printer finds the nodes it settled in the settled store
     # instead of searching each again (without it the tree was cut short after 10 s)
     node = pwcp_child("A5", "23-18")
     search = ProofSearch(INTERNATIONAL, tables=tables)
-    tiny = native.NativeProver(
+    tiny = binaries.NativeProver(
         prover.program,
         tables.pure.folder(),
         tables.rules.folder(),
@@ -139,12 +139,12 @@ def test_a_proof_larger_than_the_table_is_printed_whole(
 
 
 def test_a_short_search_gets_a_small_table() -> None:
-    program = native.NativeProver(
+    program = binaries.NativeProver(
         Path("prover"), Path("pure"), Path("rules"), variant=INTERNATIONAL
     )
-    assert program.table_mb_for(0.1) == native.PROVER_MIN_TABLE_MB
-    assert program.table_mb_for(2.0) == 2 * native.PROVER_MB_PER_SECOND
-    assert program.table_mb_for(600.0) == native.PROVER_TABLE_MB
+    assert program.table_mb_for(0.1) == binaries.PROVER_MIN_TABLE_MB
+    assert program.table_mb_for(2.0) == 2 * binaries.PROVER_MB_PER_SECOND
+    assert program.table_mb_for(600.0) == binaries.PROVER_TABLE_MB
 
 
 def is_the_key(node: Node, tables: CheckerTables) -> bool:
@@ -163,7 +163,7 @@ class Claim:
     open_line: tuple[tuple[int, int, int, int], ...] = ()
 
     def choice(self, state: State, clocks: DrawClocks) -> tuple[int, int, int, int] | None:
-        key = (*native.pieces_of(state), int(state[4]), int(clocks.ending or 0))
+        key = (*binaries.pieces_of(state), int(state[4]), int(clocks.ending or 0))
         return self.choices.get((*key, clocks.ending_plies, clocks.king_only_plies))
 
 
@@ -193,8 +193,8 @@ def test_a_claimed_proof_of_a_drawn_position_is_turned_down() -> None:
     # a king each: nobody wins; the claim chooses White's first move at the root only
     node = root_node(INTERNATIONAL, parse_fen("W:WK46:BK5", variant=INTERNATIONAL).state())
     child = child_node(INTERNATIONAL, node, generate(INTERNATIONAL, node[0])[0])
-    key = (*native.pieces_of(node[0]), 1, 0, 0, 0)
-    liar = Liar(Claim("proved", {key: native.pieces_of(child[0])}))
+    key = (*binaries.pieces_of(node[0]), 1, 0, 0, 0)
+    liar = Liar(Claim("proved", {key: binaries.pieces_of(child[0])}))
     search = ProofSearch(INTERNATIONAL, prover=liar)
     result = search.prove(node, seconds=NATIVE_FROM_SECONDS + 0.5)
     assert liar.calls == 1
@@ -207,7 +207,7 @@ def test_a_choice_that_is_no_legal_move_is_turned_down() -> None:
     # White wins at once with 28x19 (Black then has no piece); the claim names another square
     state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
     node = root_node(INTERNATIONAL, state)
-    key = (*native.pieces_of(state), 1, 0, 0, 0)
+    key = (*binaries.pieces_of(state), 1, 0, 0, 0)
     liar = Liar(Claim("proved", {key: (1 << 30, 0, 0, 0)}))
     search = ProofSearch(INTERNATIONAL, prover=liar)
     result = search.prove(node, seconds=NATIVE_FROM_SECONDS + 0.5)
@@ -242,7 +242,7 @@ def test_a_short_search_stays_in_python() -> None:
     assert liar.calls == 0
 
 
-def test_the_program_refuses_an_impossible_position(prover: native.NativeProver) -> None:
+def test_the_program_refuses_an_impossible_position(prover: binaries.NativeProver) -> None:
     overlapping = (1 << 30, 0, 1 << 30, 0, True, (0, 0), (0, 0))
     answer = prover.solve(overlapping, DrawClocks(None, 0, 0, None, 0), seconds=1, node_limit=10)
     assert answer.verdict == "undecided"
@@ -266,7 +266,7 @@ def a9_after_the_key() -> Node:
 
 
 def test_an_undecided_compiled_search_gives_the_line_it_was_working_on(
-    prover: native.NativeProver, tables: CheckerTables
+    prover: binaries.NativeProver, tables: CheckerTables
 ) -> None:
     node = a9_after_the_key()  # far beyond a second of search
     answer = prover.solve(node[0], node[1], seconds=1.0, node_limit=10**9)
@@ -305,13 +305,13 @@ def test_an_undecided_judgement_names_the_line_to_look_at() -> None:
 
 
 def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_search(
-    tables: CheckerTables, prover: native.NativeProver, tmp_path: Path
+    tables: CheckerTables, prover: binaries.NativeProver, tmp_path: Path
 ) -> None:
     # as the 6-piece classes are cached: two kings against a king without its pure tables
     for table in tables.pure.folder().glob("*.bin"):
         if table.name not in ("m0k2-m0k1.bin", "m0k1-m0k2.bin"):
             (tmp_path / table.name).symlink_to(table.resolve())
-    rules_only = native.NativeProver(
+    rules_only = binaries.NativeProver(
         prover.program, tmp_path, tables.rules.folder(), variant=INTERNATIONAL
     )
     state = parse_fen("W:WK28,K45:BK22", variant=INTERNATIONAL).state()  # 28x17 wins at once
@@ -320,7 +320,7 @@ def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_searc
     assert answer.verdict == "proved"
     assert not answer.choices, "the table closes the root: there is no move to print"
     # no table for it at all
-    searched = native.NativeProver(prover.program, tmp_path, tmp_path, variant=INTERNATIONAL)
+    searched = binaries.NativeProver(prover.program, tmp_path, tmp_path, variant=INTERNATIONAL)
     answer = searched.solve(node[0], node[1], seconds=5.0, node_limit=10**6)
     assert answer.verdict == "proved" and len(answer.choices) == 1, "the capture, found by search"
 
@@ -328,8 +328,8 @@ def test_a_class_with_a_table_with_count_rules_only_proves_in_the_compiled_searc
 # ------------------------------------------------------------------ one process for many searches
 @pytest.fixture(scope="module")
 def long_search(
-    tables: CheckerTables, prover: native.NativeProver
-) -> tuple[Node, native.ProverAnswer]:
+    tables: CheckerTables, prover: binaries.NativeProver
+) -> tuple[Node, binaries.ProverAnswer]:
     """A17 after 28-22, which Black refutes: some 400,000 nodes with the 5-piece tables, 1.6
     million without them; and the compiled search's whole answer."""
     node = pwcp_child("A17", "28-22")
@@ -340,9 +340,9 @@ def long_search(
 
 
 def test_a_session_goes_on_where_its_last_search_stopped(
-    long_search: tuple[Node, native.ProverAnswer],
+    long_search: tuple[Node, binaries.ProverAnswer],
     tables: CheckerTables,
-    prover: native.NativeProver,
+    prover: binaries.NativeProver,
 ) -> None:
     node, whole = long_search
     part = whole.nodes * 7 // 10  # too few for one search
@@ -361,7 +361,7 @@ def test_a_session_goes_on_where_its_last_search_stopped(
 
 
 def test_a_session_answers_a_bad_request_and_goes_on(
-    tables: CheckerTables, prover: native.NativeProver
+    tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
     state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()  # 28x19 wins at once
     node = root_node(INTERNATIONAL, state)
@@ -384,7 +384,7 @@ def test_a_session_answers_a_bad_request_and_goes_on(
 
 
 def test_a_session_whose_program_died_answers_undecided(
-    long_search: tuple[Node, native.ProverAnswer], prover: native.NativeProver
+    long_search: tuple[Node, binaries.ProverAnswer], prover: binaries.NativeProver
 ) -> None:
     node, _whole = long_search
     with prover.session(1.0) as session:
@@ -399,7 +399,7 @@ def test_a_session_whose_program_died_answers_undecided(
 
 
 def test_a_walk_cut_short_keeps_what_it_checked(
-    long_search: tuple[Node, native.ProverAnswer], tables: CheckerTables
+    long_search: tuple[Node, binaries.ProverAnswer], tables: CheckerTables
 ) -> None:
     node, answer = long_search
     refuted = (10**9, 0)
@@ -423,35 +423,35 @@ def test_a_running_prover_takes_shorter_searches() -> None:
     # a process already running costs nothing to start: a tenth of a second is worth asking
     state = parse_fen("W:W28:B23", variant=INTERNATIONAL).state()
     liar = Liar(Claim("undecided"))
-    liar.from_seconds = native.SESSION_FROM_SECONDS  # type: ignore[attr-defined]
+    liar.from_seconds = binaries.SESSION_FROM_SECONDS  # type: ignore[attr-defined]
     search = ProofSearch(INTERNATIONAL, prover=liar)
-    assert native.SESSION_FROM_SECONDS < 0.1 < NATIVE_FROM_SECONDS
+    assert binaries.SESSION_FROM_SECONDS < 0.1 < NATIVE_FROM_SECONDS
     search.prove(root_node(INTERNATIONAL, state), seconds=0.1)
     assert liar.calls == 1
 
 
 def test_every_compiled_search_of_a_judgement_runs_in_one_process(
-    tables: CheckerTables, prover: native.NativeProver, monkeypatch: pytest.MonkeyPatch
+    tables: CheckerTables, prover: binaries.NativeProver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    opened: list[native.ProverSession] = []
+    opened: list[binaries.ProverSession] = []
     asked: list[str] = []
-    session_solve = native.ProverSession.solve
+    session_solve = binaries.ProverSession.solve
 
-    def open_session(self: native.NativeProver, seconds: float) -> native.ProverSession:
-        opened.append(native.ProverSession(self, self.table_mb_for(seconds)))
+    def open_session(self: binaries.NativeProver, seconds: float) -> binaries.ProverSession:
+        opened.append(binaries.ProverSession(self, self.table_mb_for(seconds)))
         return opened[-1]
 
-    def solve_in_session(self: native.ProverSession, *args: Any, **kwargs: Any) -> Any:
+    def solve_in_session(self: binaries.ProverSession, *args: Any, **kwargs: Any) -> Any:
         asked.append("session")
         return session_solve(self, *args, **kwargs)
 
-    def solve_alone(self: native.NativeProver, *args: Any, **kwargs: Any) -> Any:
+    def solve_alone(self: binaries.NativeProver, *args: Any, **kwargs: Any) -> Any:
         asked.append("alone")
         raise AssertionError("a search of the judgement started a process of its own")
 
-    monkeypatch.setattr(native.NativeProver, "session", open_session)
-    monkeypatch.setattr(native.ProverSession, "solve", solve_in_session)
-    monkeypatch.setattr(native.NativeProver, "solve", solve_alone)
+    monkeypatch.setattr(binaries.NativeProver, "session", open_session)
+    monkeypatch.setattr(binaries.ProverSession, "solve", solve_in_session)
+    monkeypatch.setattr(binaries.NativeProver, "solve", solve_alone)
     (game,), _ = read_pdn_file(PROBLEMS / "international-05.pdn")
     judgement = Judge(INTERNATIONAL, tables=tables, prover=prover).judge(
         game, start_position(game, INTERNATIONAL), seconds=10.0, by_work=True

@@ -24,14 +24,14 @@ from typing import Final
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables.endgame import EndgameTables, Semantics
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Variant
 from rulebook_build.rules.drawrules import lone_king_ending
 from tests.checker.test_endgame import random_state
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 
 def pair(
@@ -174,7 +174,7 @@ def test_a_missing_input_table_is_an_error_not_a_guess(tmp_path: Path) -> None:
     from rulebook_build.errors import RulebookError
 
     with pytest.raises(RulebookError, match="build the smaller classes first"):
-        native.build_pair(program, folder, (1, 1, 0, 1))
+        binaries.build_pair(program, folder, (1, 1, 0, 1))
     assert not list(folder.glob("*.body"))
 
 
@@ -226,7 +226,7 @@ def test_a_pair_built_by_slices_is_the_pair_built_whole(
         pairs = asymmetric_pairs([m for m in whole.material_classes() if sum(m) == 4])
         assert len(pairs) >= 10 and any(m[0] and m[2] for m in pairs)
     for material in pairs:
-        native.build_pair(
+        binaries.build_pair(
             program,
             tmp_path,
             material,
@@ -252,7 +252,7 @@ def test_a_class_that_is_its_own_partner_is_not_built_by_slices(tmp_path: Path) 
     from rulebook_build.errors import RulebookError
 
     with pytest.raises(RulebookError, match="its own partner"):
-        native.build_pair(program, tables.folder(), (0, 1, 0, 1), slices=True)
+        binaries.build_pair(program, tables.folder(), (0, 1, 0, 1), slices=True)
     assert not list(tables.folder().glob("*.body*"))
 
 
@@ -336,16 +336,16 @@ def test_the_bit_count_instruction_is_asked_for_only_where_the_processor_has_it(
     cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n", encoding="utf-8")
     if platform.machine().lower() not in ("x86_64", "amd64"):
         wanted = ()  # other processors are compiled for as they are
-    assert native.machine_flags(cpuinfo) == wanted
-    assert native.machine_flags(tmp_path / "missing") == ()
+    assert binaries.machine_flags(cpuinfo) == wanted
+    assert binaries.machine_flags(tmp_path / "missing") == ()
 
 
 def test_a_compiler_that_refuses_the_machine_flags_still_gives_a_program(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a flag no compiler knows: the program is compiled without it, not left to Python
-    monkeypatch.setattr(native, "machine_flags", lambda: ("-mno-such-flag-anywhere",))
-    program = native.executable(tmp_path, native.PACK_SOURCE)
+    monkeypatch.setattr(binaries, "machine_flags", lambda: ("-mno-such-flag-anywhere",))
+    program = binaries.executable(tmp_path, binaries.PACK_SOURCE)
     assert program is not None and program.is_file()
     assert len(list((tmp_path / "bin").glob("*.failed"))) == 1  # tried once, remembered
-    assert native.executable(tmp_path, native.PACK_SOURCE) == program
+    assert binaries.executable(tmp_path, binaries.PACK_SOURCE) == program

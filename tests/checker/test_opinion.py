@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
+from rulebook_build.checker.binaries import WIN_SCORE
 from rulebook_build.checker.criteria.questions import open_questions
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.grade import Judgement
 from rulebook_build.checker.judge import Judge
-from rulebook_build.checker.native import WIN_SCORE
 from rulebook_build.checker.opinion import (
     OPINION_NODES,
     WIN_THRESHOLD,
@@ -149,7 +149,7 @@ def test_every_sentence_says_it_is_no_proof_in_each_language() -> None:
     assert "without the man on 23, after the key 39-34" in describe(idle)
 
 
-@pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+@pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 def test_opinions_answer_what_stayed_open_and_change_nothing_else() -> None:
     """Three PWCP-2 problems judged with the compiled search for half a second of work, without
     and with opinions: the same JSON but for the opinions, and an opinion for every undecided

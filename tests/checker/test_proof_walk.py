@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.search import (
     INFINITY,
     NATIVE_FROM_SECONDS,
@@ -37,7 +37,7 @@ def key_of(node: Node) -> tuple[int, ...]:
     """The key ``Claim.choice`` looks a node up by."""
     state, clocks = node
     return (
-        *native.pieces_of(state),
+        *binaries.pieces_of(state),
         int(state[4]),
         int(clocks.ending or 0),
         clocks.ending_plies,
@@ -58,7 +58,7 @@ def winning_choice(node: Node) -> tuple[int, int, int, int]:
     for move in generate(INTERNATIONAL, node[0]):
         after = child_node(INTERNATIONAL, node, move)
         if not generate(INTERNATIONAL, after[0]):
-            return native.pieces_of(after[0])
+            return binaries.pieces_of(after[0])
     raise AssertionError("no winning move")
 
 
@@ -99,7 +99,7 @@ def test_the_walk_itself_refuses_the_tree_and_settles_only_what_it_checked() -> 
 def test_a_claim_that_leaves_the_first_defence_unanswered_is_refused() -> None:
     root, (first, second) = two_defences()
     some_move = child_node(INTERNATIONAL, second, generate(INTERNATIONAL, second[0])[0])
-    claim = Claim("proved", {key_of(second): native.pieces_of(some_move[0])})
+    claim = Claim("proved", {key_of(second): binaries.pieces_of(some_move[0])})
     search = ProofSearch(INTERNATIONAL)
     assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
     assert search.native_problems == [STUCK]

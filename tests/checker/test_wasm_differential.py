@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native, wasm
+from rulebook_build.checker import binaries, wasm
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.tables.endgame import default_cache_dir
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
@@ -36,7 +36,7 @@ from tests.checker.differential import random_node
 
 from .wasm_host import WasmtimeHost
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 PIECES = 3
 """The published tables: every class of up to 3 pieces (packed in a few seconds)."""
@@ -55,7 +55,7 @@ class Published:
     variant: Variant
     site: SiteCheckerTables
     hosted: wasm.HostedProver
-    native: native.NativeProver
+    native: binaries.NativeProver
     host: WasmtimeHost
 
 
@@ -71,7 +71,7 @@ def published(variant: Variant, folder: Path, program: Path) -> Published:
     compiled = tables.prover()
     assert compiled is not None
     # the native program reads the published compact files only, as the browser does
-    reader = native.NativeProver(compiled.program, folder, folder, variant=variant)
+    reader = binaries.NativeProver(compiled.program, folder, folder, variant=variant)
     return Published(variant, site, hosted, reader, host)
 
 

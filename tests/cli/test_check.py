@@ -223,13 +223,13 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import rulebook_build.cli.tables
-    from rulebook_build.checker import native
+    from rulebook_build.checker import binaries
     from rulebook_build.checker.front import FIVE_PIECE_COST, Checker
     from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
     from rulebook_build.rules import Variant, find_variant
 
-    if native.compiler() is None:
+    if binaries.compiler() is None:
         pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path))  # no 5-piece classes in it
     asked: list[tuple[str, int, bool]] = []
@@ -261,11 +261,11 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
 def test_frisian_5_piece_tables_are_built_by_check_only_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from rulebook_build.checker import native
+    from rulebook_build.checker import binaries
     from rulebook_build.checker.front import Checker
     from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
-    if native.compiler() is None:
+    if binaries.compiler() is None:
         pytest.skip("no C compiler on this machine: check builds no 5-piece tables")
     built: list[str] = []
     monkeypatch.setattr(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 
 ROOT = Path(__file__).resolve().parents[2]
 GRACE = 10.0
@@ -25,7 +25,7 @@ GRACE = 10.0
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)"),
-    pytest.mark.skipif(native.compiler() is None, reason="no C compiler: no compiled programs"),
+    pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler: no compiled programs"),
 ]
 
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
 from tests.tablecopy import copy_checker_tables
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(native.compiler() is None, reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
 
 def tables(*arguments: str, output: Path | None = None) -> subprocess.Popen[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import markdown
 
-from rulebook_build.site.plugin import MoveExtension
+from rulebook_build.site.moves import MoveExtension
 
 from .conftest import Site
 from .test_build import read

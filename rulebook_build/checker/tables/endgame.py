@@ -42,7 +42,7 @@ other 4-piece classes (a king and a man against two men, and so on) take from on
 minutes each in pure Python: ``rulebook tables --pieces 4`` builds every one of them once, and
 a table made with ``cached_pieces=4`` then uses whatever of them is in the cache.
 
-International tables are built by the compiled builder (``native.py``) when a C compiler is at
+International tables are built by the compiled builder (``binaries.py``) when a C compiler is at
 hand: the same values slot for slot, 30 to 100 times faster.  With it every 4-piece class
 takes 25 s, and ``rulebook tables --pieces 5`` builds all 5-piece classes.  Tables with count
 rules of 6 pieces are used when they are in the cache without their pure partners
@@ -79,7 +79,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables import compact, retrograde, tablefile
 from rulebook_build.checker.tables.index import (
     Layout,
@@ -176,9 +176,9 @@ def _rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
     for module in modules:
         assert module.__file__ is not None
         digest.update(Path(module.__file__).read_bytes())
-    if variant.name in native.VARIANTS:
+    if variant.name in binaries.VARIANTS:
         # the compiled builder makes these tables too: a change to it must not reuse old ones
-        digest.update(native.source_bytes())
+        digest.update(binaries.source_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -206,7 +206,7 @@ class EndgameTables:
         no size bound); classes of up to ``cached_pieces`` pieces beyond those are used only
         when they are already in the cache (``rulebook tables`` builds them), so that a probe
         never starts a build of many minutes.  ``builder="auto"`` builds with the compiled
-        builder (``native.py``) when a C compiler is at hand, else in Python; ``"python"``
+        builder (``binaries.py``) when a C compiler is at hand, else in Python; ``"python"``
         always uses the Python builder.  ``semantics`` chooses what
         the values mean: ``"pure"`` the game without count rules, ``"rules"`` the bound that
         holds with them (see "Two kinds of table" in the module's text)."""
@@ -665,10 +665,10 @@ class EndgameTables:
 
     def native_program(self) -> Path | None:
         """The compiled builder, if this variant and machine can use it."""
-        if self.builder != "auto" or self.variant.name not in native.VARIANTS:
+        if self.builder != "auto" or self.variant.name not in binaries.VARIANTS:
             return None
         if self._native is False:
-            self._native = native.executable(self.cache_dir)
+            self._native = binaries.executable(self.cache_dir)
         assert self._native is not True
         return self._native
 

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables import compact, tablefile
 from rulebook_build.checker.tables.endgame import (
     MAX_PAIR_SLOTS,
@@ -100,22 +100,22 @@ class CheckerTables:
         self.rules = rules
         self.variant = pure.variant
         self.max_pieces = pure.max_pieces
-        self._prover: native.NativeProver | None = None
+        self._prover: binaries.NativeProver | None = None
         self._prover_looked_for = False
 
-    def prover(self) -> native.NativeProver | None:
+    def prover(self) -> binaries.NativeProver | None:
         """The compiled proof search reading these tables, where this variant and machine have
         one (it is compiled on first use, like the builder)."""
         if not self._prover_looked_for:
             self._prover_looked_for = True
-            if self.variant.name in native.VARIANTS and self.pure.builder == "auto":
+            if self.variant.name in binaries.VARIANTS and self.pure.builder == "auto":
                 # the compiled search reads the folders itself: no damaged file may be there
                 for tables in (self.pure, self.rules):
                     tables.verify_files()
-                program = native.executable(self.pure.cache_dir, native.PROVER_SOURCE)
+                program = binaries.executable(self.pure.cache_dir, binaries.PROVER_SOURCE)
                 if program is not None:
                     folders = (self.pure.folder(), self.rules.folder())
-                    self._prover = native.NativeProver(program, *folders, variant=self.variant)
+                    self._prover = binaries.NativeProver(program, *folders, variant=self.variant)
         return self._prover
 
     def probe(self, state: State) -> Outcome | None:
@@ -151,7 +151,7 @@ class CheckerTables:
         compiled = self.pure.native_program() is not None
         if (
             compiled
-            and native.machine_cores() > 1
+            and binaries.machine_cores() > 1
             and all(any(owner is kind for owner, _ in missing) for kind in kinds)
         ):
             with ThreadPoolExecutor(max_workers=2) as pool:
@@ -181,7 +181,7 @@ class CheckerTables:
                     raise RulebookError("not a table of these rules", source=str(path))
                 tablefile.check(path, stream, found[0], found[1], always=True)
                 where.append((path, found[0]))
-        program = native.executable(self.pure.cache_dir, native.PACK_SOURCE)
+        program = binaries.executable(self.pure.cache_dir, binaries.PACK_SOURCE)
         if program is not None and sys.byteorder == "little":
             chunks = compact.codes_compiled(program, where[0], where[1], size)
         else:

@@ -9,7 +9,7 @@ of whose moves reaches a loss in d is a win in d + 1 (the first time it is met i
 and a position all of whose moves reach wins is a loss in 1 + the longest of them.  What is never
 reached is a draw.
 
-The compiled builder (``native/tablebuild.c``, run through ``native.py``) does the same, slot for
+The compiled builder (``native/tablebuild.c``, run through ``binaries.py``) does the same, slot for
 slot, 30 to 100 times faster, and can build a pair one configuration of the men at a time
 (``build_by_slices``).  What the values mean (pure, or with the count rules) and where they are
 stored is ``endgame.py``'s: the functions here take its ``EndgameTables`` as the store of what
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from rulebook_build.checker import native
+from rulebook_build.checker import binaries
 from rulebook_build.checker.tables import compact, tablefile
 from rulebook_build.checker.tables.index import (
     LAST_PROMOTION_BIT,
@@ -109,7 +109,7 @@ def build_pair(tables: EndgameTables, material: Material) -> None:
     program = tables.native_program()
     if program is not None and len(members) == 2 and tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
         del exit_tables  # the builder maps them itself
-        build_by_slices(tables, material, _progress_of(material), native.machine_cores())
+        build_by_slices(tables, material, _progress_of(material), binaries.machine_cores())
         for member in members:
             tables.adopt(member)
         return
@@ -282,7 +282,7 @@ def _build_native(tables: EndgameTables, program: Path, members: list[Material])
             if target not in members and not tables.path(target).is_file():
                 return False  # e.g. a read-only cache: the Python builder needs no files
     started = time.perf_counter()
-    native.build_pair(
+    binaries.build_pair(
         program,
         folder,
         members[0],
@@ -388,7 +388,7 @@ def build_by_slices(
     ]
     installed: list[Path] = []
     try:
-        native.build_pair(
+        binaries.build_pair(
             program,
             folder,
             material,

@@ -1,0 +1,179 @@
+"""The files the plugin adds to the site that are not pages: scripts, styles, the checker's.
+
+The site needs files that ``docs/`` does not hold: the plugin's stylesheet and scripts
+(``assets/``), the Frisian language file for the theme, and for the check page the Python
+bundle, the published problems (anticipation search), Pyodide, the endgame tables and the
+compiled search as WebAssembly, and our search worker.  This module adds them to MkDocs'
+files, making each one once a build (every language shares it) and writing a file only when
+its bytes changed, so that ``mkdocs serve`` does not rebuild for nothing.  The problem pages
+are added by :mod:`.problem_pages`.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from rulebook_build.checker.tables.endgame import default_cache_dir
+from rulebook_build.checker.tables.remote import BLOCKS, PAGES
+from rulebook_build.checker.wasm import wasm_build
+from rulebook_build.errors import RulebookError
+from rulebook_build.site.checker_page import (
+    BUNDLE_DEST,
+    PYODIDE_DEST,
+    PYODIDE_FILES,
+    TABLES_DEST,
+    WASM_DEST,
+    published_tables,
+    pyodide_folder,
+    python_bundle,
+)
+from rulebook_build.site.language_search import SEARCH_WORKER, material_search_worker
+from rulebook_build.site.relatives import SHIPPED_DEST, shipped_index
+from rulebook_build.site.search import SEARCH_WORKER_SOURCE
+from rulebook_build.site.state import SiteBuild, log
+
+ASSETS: Final = Path(__file__).resolve().parent / "assets"
+ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js", "scroll-regions.js")
+WORKER_FILES: Final = ("checker-worker.js", "prover-host.js")
+"""Assets that are not page scripts: the checker's worker is started by checker.js and imports
+the host of the WebAssembly search."""
+ASSET_DEST: Final = "assets/rulebook"
+
+FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
+  Material has no Frisian strings: the page says lang="fy", the theme's words are Dutch. -#}
+{% import "partials/languages/nl.html" as dutch %}
+{% macro t(key) %}{{ {"language": "fy"}[key] or dutch.t(key) }}{% endmacro %}
+"""
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    write_bytes_if_changed(path, text.encode("utf-8"))
+
+
+def write_bytes_if_changed(path: Path, data: bytes) -> None:
+    """Write ``path`` whole (a temporary file, then a rename) unless it holds ``data``."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise PluginError(f"rulebook: cannot write {path}: {error}") from error
+
+
+def link_page_assets(config: MkDocsConfig) -> None:
+    """Our stylesheet and scripts on every page."""
+    for name in ASSET_FILES:
+        target = config.extra_css if name.endswith(".css") else config.extra_javascript
+        path = f"{ASSET_DEST}/{name}"
+        if path not in [str(entry) for entry in target]:
+            target.append(path)
+
+
+def frisian_theme(cache_root: Path) -> Path:
+    """A theme folder with Material's missing Frisian language file (the Dutch words)."""
+    theme_dir = cache_root / "theme"
+    write_if_changed(theme_dir / "partials" / "languages" / "fy.html", FRISIAN_THEME_LANGUAGE)
+    return theme_dir
+
+
+def add_assets(site: SiteBuild, files: Files, config: MkDocsConfig) -> Files:
+    """Add every generated file (not the problem pages) to the language being built."""
+    if not config.site_url:
+        # without site_url the sitemap template is not rendered: do not copy it raw
+        for file in list(files):
+            if (
+                file.src_uri in ("sitemap.xml", "sitemap.xml.gz")
+                and not file.is_documentation_page()
+            ):
+                files.remove(file)
+    for name in (*ASSET_FILES, *WORKER_FILES):
+        uri = f"{ASSET_DEST}/{name}"
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
+    pyodide = pyodide_folder(site.project_dir)
+    if pyodide is not None:
+        for name in PYODIDE_FILES:
+            uri = f"{PYODIDE_DEST}/{name}"
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
+        _add_generated(site, files, config, BUNDLE_DEST, _write_bundle)
+        _add_generated(
+            site, files, config, SHIPPED_DEST, functools.partial(_write_similar_index, site)
+        )
+        _add_checker_files(site, files, config)
+    site.search_worker = material_search_worker(files)
+    if site.search_worker:
+        source = SEARCH_WORKER_SOURCE.format(worker=site.search_worker.rsplit("/", 1)[-1])
+        _add_generated(
+            site, files, config, SEARCH_WORKER, functools.partial(write_if_changed, text=source)
+        )
+    return files
+
+
+def _add_generated(
+    site: SiteBuild, files: Files, config: MkDocsConfig, uri: str, write: Callable[[Path], None]
+) -> None:
+    """Add the file ``uri`` of the built site, made by ``write`` into the cache folder
+    once per build (a real file: static-i18n looks at every file's source path)."""
+    if files.get_file_from_path(uri) is not None:
+        return
+    path = site.project_dir / site.options.cache_dir / "generated" / uri.rsplit("/", 1)[-1]
+    if uri not in site.generated:
+        site.generated.add(uri)
+        write(path)
+    files.append(File.generated(config, uri, abs_src_path=str(path)))
+
+
+def _write_bundle(path: Path) -> None:
+    write_bytes_if_changed(path, python_bundle())
+
+
+def _write_similar_index(site: SiteBuild, path: Path) -> None:
+    """The published problems for the check page's anticipation search."""
+    write_bytes_if_changed(path, shipped_index(site.problems.collections))
+
+
+def _add_checker_files(site: SiteBuild, files: Files, config: MkDocsConfig) -> None:
+    """The check page's tables, published block by checked block (``remote.py``), and its
+    compiled search as WebAssembly (``checker/wasm.py``), made once a build and taken from
+    where they are made (the tables are large: they are not copied twice)."""
+    if site.site_tables is None:
+        site.site_tables = {}
+        for variant in ("international", "frisian"):
+            log.info("publishing the %s endgame tables for the check page", variant)
+            site.site_tables[variant] = published_tables(variant)
+        try:
+            site.wasm = wasm_build(default_cache_dir())
+        except RulebookError as error:
+            log.warning("%s; the check page runs the Python search", error)
+            site.wasm = None
+        if site.wasm is None:
+            log.info(
+                "no Zig (pip install -e '.[wasm]'): the check page runs the Python search "
+                "without the compiled one"
+            )
+    for variant, (folder, manifest) in site.site_tables.items():
+        dest = TABLES_DEST.format(variant=variant)
+        names = [f"tables-{variant}.json"]
+        for name in manifest["classes"]:
+            names += [f"{name}{BLOCKS}", f"{name}{PAGES}"]
+        for name in names:
+            uri = f"{dest}/{name}"
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(folder / name)))
+    if site.wasm is not None and files.get_file_from_path(WASM_DEST) is None:
+        files.append(File.generated(config, WASM_DEST, abs_src_path=str(site.wasm)))
