@@ -193,7 +193,7 @@ class Judge:
         )
         self._judgement = judgement
         # the compiled searches of the judgement share one process, and with it what they
-        # settled (native.py ProverSession): the main search's, and those of criterion D's
+        # settled (binaries.py ProverSession): the main search's, and those of criterion D's
         # smaller problems (each a search of its own in Python)
         if isinstance(self.prover, NativeProver):
             self._session = self.prover.session(seconds)

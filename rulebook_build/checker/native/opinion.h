@@ -23,7 +23,7 @@
 #ifndef RULEBOOK_OPINION_H
 #define RULEBOOK_OPINION_H
 
-#define OP_WIN 30000       /* native.py WIN_SCORE: a known win at the root, in no ply */
+#define OP_WIN 30000       /* binaries.py WIN_SCORE: a known win at the root, in no ply */
 #define OP_KNOWN 29000     /* scores beyond this are known ends (an evaluation never gets there) */
 #define OP_INFINITY 32000
 #define OP_MAX_PLY 256     /* the recursion's bound (Fries Spel kings may go round for ever) */

@@ -20,7 +20,7 @@
  *   compiled with zlib (HAVE_ZLIB).  TABLE_MB: the transposition table's memory; the store of
  *   settled nodes takes half as much.  WM WK BM BK: the pieces as bitboards in the layout of
  *   board.py (hexadecimal).  CLOCKS: who is to move and the state the rules count, as
- *   slash-separated numbers (native.py node_fields):
+ *   slash-separated numbers (binaries.py node_fields):
  *     International  W/ENDING/EP/KP: W 1 when White is to move; ENDING (0, 5 or 16), EP, KP the
  *                    clocks DrawClocks.ending, ending_plies, king_only_plies (KNDB art. 9b-d);
  *     Fries Spel     W/WC/WS/BC/BS/STRONG/SM: WC and WS White's run of non-capturing moves with
@@ -299,7 +299,7 @@ static void init_codes(void) {
 }
 
 #ifdef PROVER_WASM
-/* The WebAssembly build (the check page, ../native.py wasm_build): no files and no zlib.  The host
+/* The WebAssembly build (the check page, ../wasm.py): no files and no zlib.  The host
  * (the page's worker, or a test) holds the compact tables and answers two calls: how many blocks
  * the compact table of a class has (0: none), and the codes of one block, unpacked after its
  * checksum was verified (the count of codes, or -1 when it cannot give them).  Both kinds read
@@ -812,7 +812,7 @@ static void print_position(const node *n) {
            (unsigned long long)xk);
 }
 
-/* the node's CLOCKS field, as native.py node_fields writes it (see the usage above) */
+/* the node's CLOCKS field, as binaries.py node_fields writes it (see the usage above) */
 static void print_clocks(const node *n) {
     if (!FRISIAN) {
         printf(" %d/%d/%d/%d", n->white, n->ending, n->ending_plies, n->king_plies);
