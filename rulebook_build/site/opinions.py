@@ -38,9 +38,12 @@ def verdict_opinions(record: Judgement, lang: str) -> dict[str, object] | None:
     }
 
 
-def beside(record: Judgement, name: str, lang: str) -> tuple[list[str], int]:
+def beside(record: Judgement, name: str, lang: str, shown: set[int]) -> tuple[list[str], int]:
     """The sentences shown beside criterion ``name`` on the contest page, and how many more
-    the problem page has."""
-    mine = [opinion for opinion in record.opinions if name in opinion.criteria]
-    shown = [describe(opinion, lang) for opinion in mine[:SHOWN_BESIDE]]
-    return shown, len(mine) - len(shown)
+    the problem page has.  An opinion serving several criteria (an open first move is open for
+    C and G alike) is shown once, beside the first of them: ``shown`` holds the indexes of the
+    opinions already shown on the row."""
+    mine = [i for i, opinion in enumerate(record.opinions) if name in opinion.criteria]
+    new = [i for i in mine if i not in shown][:SHOWN_BESIDE]
+    shown.update(new)
+    return [describe(record.opinions[i], lang) for i in new], len(mine) - len(new)

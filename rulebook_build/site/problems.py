@@ -635,11 +635,12 @@ def _findings(record: Judgement | None, lang: str) -> list[dict[str, object]]:
         return []
     shown = ("fail", "remark", "undecided") if _grade(record) == "undecided" else ("fail", "remark")
     found: list[dict[str, object]] = []
+    besides: set[int] = set()  # the opinions already beside a criterion of this row
     for name in CRITERIA:
         criterion = record.criteria[name]
         if criterion.status in shown:
             opinions, more = (
-                beside(record, name, lang) if criterion.status == "undecided" else ([], 0)
+                beside(record, name, lang, besides) if criterion.status == "undecided" else ([], 0)
             )
             found.append(
                 {

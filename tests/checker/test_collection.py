@@ -16,6 +16,7 @@ import pytest
 
 from rulebook_build.checker.judge import Judge, problem_digest
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.checker.verdict_json import judgement_from_json
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import Variant
@@ -55,6 +56,20 @@ def test_stored_verdicts_are_sound_and_current() -> None:
         record = stored.get(problem_digest(game, variant))
         assert record is not None, f"{path.name}: no verdict for its present text"
         assert record["verdict"] == "sound", path.name
+
+
+def test_every_stored_verdict_reads_back_into_the_judgement_that_wrote_it() -> None:
+    """The typed contract both ways: each stored record is a ``Judgement``'s JSON, unchanged by
+    a round trip, and an undecided one carries an opinion for each undecided criterion."""
+    lines = (PROBLEMS.parent / "verdicts.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) > 100
+    for line in lines:
+        record = json.loads(line)
+        judgement = judgement_from_json(record)
+        assert judgement.as_json() == record, record["source"]
+        for name, criterion in judgement.criteria.items():
+            if criterion.status == "undecided":
+                assert any(name in o.criteria for o in judgement.opinions), record["source"]
 
 
 @pytest.fixture(scope="module")
