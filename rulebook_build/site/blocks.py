@@ -18,12 +18,20 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.render.html import Line
 from rulebook_build.site.checker_page import manifest_digest, pyodide_folder, render_checker
+from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import render_block, render_spec
 from rulebook_build.site.editions import relative_url, render_editions
 from rulebook_build.site.fences import DraughtsExtension
-from rulebook_build.site.problems import render_collection, render_index, render_problem
-from rulebook_build.site.state import SiteBuild, log
+from rulebook_build.site.problems import (
+    Diagram,
+    render_collection,
+    render_collection_page,
+    render_index,
+    render_problem,
+    render_problem_page,
+)
+from rulebook_build.site.state import PageState, SiteBuild, log
 
 
 def _escape(text: str) -> str:
@@ -91,16 +99,7 @@ class BlockRenderer:
                 lines=lines,
             )
 
-        def diagram_of(spec: DiagramSpec, lines: Sequence[Line] = ()) -> str:
-            state.count += 1
-            return render_spec(
-                spec,
-                lang=state.lang,
-                element_id=f"diagram-{state.count}",
-                cache=site.cache,
-                lines=lines,
-            )
-
+        diagram_of = self._diagram_of(state)
         try:
             if kind == "index":
                 return render_index(
@@ -131,6 +130,47 @@ class BlockRenderer:
                 where=where,
                 site=problems,
                 diagram=diagram_of,
+                root=state.root,
+            )
+        except RulebookError as error:
+            site.report(str(error))
+            return f'<div class="admonition failure"><pre>{_escape(str(error))}</pre></div>'
+
+    def _diagram_of(self, state: PageState) -> Diagram:
+        """A diagram from objects, numbered in the page's order."""
+
+        def diagram_of(spec: DiagramSpec, lines: Sequence[Line] = ()) -> str:
+            state.count += 1
+            return render_spec(
+                spec,
+                lang=state.lang,
+                element_id=f"diagram-{state.count}",
+                cache=self.site.cache,
+                lines=lines,
+            )
+
+        return diagram_of
+
+    def made_page(self, target: Entry | Collection) -> str:
+        """The HTML below the title of a page made from ``problems/`` (``problem_pages.py``):
+        the problem or collection rendered from the object itself."""
+        site = self.site
+        state = site.current_page()
+        try:
+            if isinstance(target, Collection):
+                return render_collection_page(
+                    target,
+                    lang=state.lang,
+                    where=f"problems/{target.slug}",
+                    site=site.problems,
+                    root=state.root,
+                )
+            return render_problem_page(
+                target,
+                lang=state.lang,
+                where=f"{target.game.source}:{target.game.line}",
+                site=site.problems,
+                diagram=self._diagram_of(state),
                 root=state.root,
             )
         except RulebookError as error:

@@ -83,6 +83,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
     def __init__(self) -> None:
         super().__init__()
         self.site = SiteBuild()
+        self.blocks = BlockRenderer(self.site)
 
     # ------------------------------------------------------------------ config
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -105,7 +106,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
         site.languages.append(str(current or default_language(config)))
 
         if not any(isinstance(e, DraughtsExtension) for e in config.markdown_extensions):
-            extension = BlockRenderer(site).extension()
+            extension = self.blocks.extension()
             config.markdown_extensions.append(extension)  # type: ignore[arg-type]
         if not any(isinstance(e, MoveExtension) for e in config.markdown_extensions):
             config.markdown_extensions.append(MoveExtension())  # type: ignore[arg-type]
@@ -182,6 +183,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):  # type: ignore[no-untyped-cal
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         site = self.site
+        made = site.made_pages.get(page.file.src_uri)
+        if made is not None:  # a page of problems/: its title, then the page from the object
+            html = f"{html}\n{self.blocks.made_page(made)}"
         if site.page is not None:
             html = page_html.with_history(html, site.history, site.page.source, site.page.lang)
         lang = site.content_language(page)

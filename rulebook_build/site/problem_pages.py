@@ -3,8 +3,11 @@
 The collections live in ``problems/``, not in ``docs/``: their pages are made while the site
 builds, in the language being built, after static-i18n has chosen that language's files, and
 given what static-i18n gives the files it chose so that the language switcher links them.
-Each problem also gets a small diagram for the lists, drawn once for every language.  What a
-page says is :mod:`.problems`' job; this module only puts the pages into MkDocs' files.
+Each problem also gets a small diagram for the lists, drawn once for every language.  A page's
+Markdown is its title only; the plugin adds the rest from the entry or collection object itself
+(``SiteBuild.made_pages``, :meth:`.blocks.BlockRenderer.made_page`), with no block of text to
+find it again by.  What a page says is :mod:`.problems`' job; this module only puts the pages
+into MkDocs' files.
 """
 
 from __future__ import annotations
@@ -55,8 +58,10 @@ def add_problem_pages(site: SiteBuild, files: Files, config: MkDocsConfig) -> Fi
     for collection in collections:
         folder = f"problemen/{collection.slug}"
         pages[f"{folder}/index.md"] = collection_markdown(collection, lang)
+        site.made_pages[f"{lang}/{folder}/index.md"] = collection
         for entry in collection.entries:
             pages[f"{folder}/{entry.slug}.md"] = problem_markdown(entry)
+            site.made_pages[f"{lang}/{folder}/{entry.slug}.md"] = entry
             uri = thumbnail_path(entry)
             if files.get_file_from_path(uri) is None:
                 if uri not in site.thumbnails:  # once per build, for every language

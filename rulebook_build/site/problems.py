@@ -467,18 +467,15 @@ def markdown_literal(text: str) -> str:
 
 
 def problem_markdown(entry: Entry) -> str:
-    """The Markdown of a problem's page: its title and the block the plugin renders."""
-    return (
-        f"# {markdown_literal(entry.title)}\n\n```draughts-problem\n"
-        f"collection: {entry.collection.slug}\nentry: {entry.slug}\n```\n"
-    )
+    """The Markdown of a problem's page: its title (the plugin adds the page from the entry,
+    :func:`render_problem_page`)."""
+    return f"# {markdown_literal(entry.title)}\n"
 
 
 def collection_markdown(collection: Collection, lang: str) -> str:
-    """The Markdown of a collection's page (a contest's jury report)."""
-    title = localized(collection.title, lang)
-    block = f"```draughts-collection\ncollection: {collection.slug}\n```\n"
-    return f"# {markdown_literal(title)}\n\n{block}"
+    """The Markdown of a collection's page (a contest's jury report): its title (the plugin
+    adds the page from the collection, :func:`render_collection_page`)."""
+    return f"# {markdown_literal(localized(collection.title, lang))}\n"
 
 
 ROOT_LANGUAGE: Final = "nl"
@@ -708,7 +705,8 @@ Diagram = Callable[[DiagramSpec, Sequence[Line]], str]
 def render_problem(
     text: str, *, lang: str, where: str, site: ProblemSite, diagram: Diagram, root: str
 ) -> str:
-    """HTML of a problem page's block (``root``: the site's root, relative to the page)."""
+    """HTML of a ```` ```draughts-problem ```` block written in a page (``root``: the site's
+    root, relative to the page): the problem it names, as :func:`render_problem_page`."""
     fields = _fields(text, where=where)
     if not fields.get("collection") or not fields.get("entry"):
         raise SiteError(
@@ -716,6 +714,14 @@ def render_problem(
             source=where,
         )
     entry = site.entry(fields["collection"], fields["entry"], where=where)
+    return render_problem_page(entry, lang=lang, where=where, site=site, diagram=diagram, root=root)
+
+
+def render_problem_page(
+    entry: Entry, *, lang: str, where: str, site: ProblemSite, diagram: Diagram, root: str
+) -> str:
+    """HTML of a problem's page below its title, from the entry and its stored verdict
+    (``where``: the place an error is reported at)."""
     collection = entry.collection
     solutions = collection.publishes("solutions")
     record = site.checked_record(entry, where=where) if solutions else None
@@ -932,11 +938,19 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> d
 
 
 def render_collection(text: str, *, lang: str, where: str, site: ProblemSite, root: str) -> str:
-    """HTML of a collection's page: what it is, then a row per problem (for a contest, its
-    jury report: grade, faults and remarks, points and claims where published), sortable and
-    filterable by a small script; the plain table works without it."""
+    """HTML of a ```` ```draughts-collection ```` block written in a page: the collection it
+    names, as :func:`render_collection_page`."""
     slug = _fields(text, where=where).get("collection", "")
     collection = site.collection(slug, where=where)
+    return render_collection_page(collection, lang=lang, where=where, site=site, root=root)
+
+
+def render_collection_page(
+    collection: Collection, *, lang: str, where: str, site: ProblemSite, root: str
+) -> str:
+    """HTML of a collection's page below its title: what it is, then a row per problem (for a
+    contest, its jury report: grade, faults and remarks, points and claims where published),
+    sortable and filterable by a small script; the plain table works without it."""
     solutions = collection.publishes("solutions")
     if solutions:
         for entry in collection.entries:

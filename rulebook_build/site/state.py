@@ -24,6 +24,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.pages import Page
 
 from rulebook_build.render.strings import language_of
+from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.diagrams import DiagramCache
 from rulebook_build.site.history import History
 from rulebook_build.site.page_html import NOTICES
@@ -94,6 +95,9 @@ class SiteBuild:
         a build)."""
         self.wasm: Path | None = None
         self.thumbnails: dict[str, str] = {}
+        self.made_pages: dict[str, Entry | Collection] = {}
+        """The pages made from ``problems/`` (by their file's source path, language first): the
+        entry or collection each shows, rendered from the object itself."""
         self.history = History.empty()
         self.docs_dir = Path("docs")
         self.directory_urls = True
@@ -114,6 +118,7 @@ class SiteBuild:
         self.generated = set()
         self.site_tables = None
         self.thumbnails = {}
+        self.made_pages = {}
         self.print_pages = []
 
     def report(self, message: str) -> None:

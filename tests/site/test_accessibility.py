@@ -10,15 +10,18 @@ site's Content-Security-Policy forbids, so the pages are opened with ``bypass_cs
 from __future__ import annotations
 
 import json
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from rulebook_build.notation.pdn import read_pdn_file, write_game
 from rulebook_build.notation.replay import replay
 from rulebook_build.render.strings import text
 from rulebook_build.rules import Position
 from rulebook_build.site.problems import ProblemSite
+from tests.datafiles import PWCP
 
 from .conftest import CHROMIUM, REPOSITORY, Site
 from .test_browser import Console, serve
@@ -140,6 +143,26 @@ def test_axe_on_the_check_page_showing_the_anticipations_it_found(
     )
     page.click(".rb-similar")
     page.locator(".rb-similar-report .rb-anticipation").first.wait_for(timeout=120_000)
+    page.evaluate(SETTLE)
+    found = violations(page)
+    assert found == [], "\n".join(found)
+    assert console.problems == [], console.problems
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_on_the_check_page_showing_the_engines_opinions(
+    browser: Any, real_server: str, width: int
+) -> None:
+    games, errors = read_pdn_file(PWCP)
+    assert not errors
+    link = "#pdn=" + urllib.parse.quote(write_game(games[3])) + "&seconds=1&run=1"
+    context, page, console = open_page(browser, f"{real_server}/controleren/{link}", width)
+    page.wait_for_function(
+        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+        timeout=120_000,
+    )
+    page.locator(".rb-opinions .rb-opinion-list li").first.wait_for()
     page.evaluate(SETTLE)
     found = violations(page)
     assert found == [], "\n".join(found)

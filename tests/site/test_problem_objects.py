@@ -13,8 +13,17 @@ from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.replay import replay
 from rulebook_build.render.html import Line
+from rulebook_build.site.blocks import BlockRenderer
 from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
-from rulebook_build.site.problems import ProblemSite, alternative_lines, render_problem
+from rulebook_build.site.problems import (
+    ProblemSite,
+    alternative_lines,
+    collection_markdown,
+    markdown_literal,
+    problem_markdown,
+    render_problem,
+)
+from rulebook_build.site.state import SiteBuild
 
 from .conftest import REPOSITORY
 
@@ -94,3 +103,28 @@ def test_the_objects_give_the_html_the_blocks_text_gave(tmp_path: Path) -> None:
         lines=alternative_lines(record, "nl"),
     )
     assert render_spec(spec, lang="nl", element_id="d", cache=cache, lines=lines) == from_text
+
+
+def test_a_made_page_is_its_title_and_the_page_rendered_from_the_entry() -> None:
+    """No block of text on the way: the page's Markdown is its title, and the plugin renders
+    the rest from the entry (``SiteBuild.made_pages``), the same HTML a block naming it gives."""
+    build = SiteBuild()
+    build.problems = ProblemSite(REPOSITORY / "problems")
+    build.languages.append("en")
+    entry = build.problems.entry(*PROBLEM, where="test")
+    collection = entry.collection
+    assert problem_markdown(entry) == f"# {markdown_literal(entry.title)}\n"
+    assert collection_markdown(collection, "en").count("\n") == 1
+    renderer = BlockRenderer(build)
+    made = renderer.made_page(entry)  # no page under way: the diagrams count from 1
+    by_text = render_problem(
+        f"collection: {PROBLEM[0]}\nentry: {PROBLEM[1]}",
+        lang="en",
+        where="test",
+        site=build.problems,
+        diagram=renderer._diagram_of(build.current_page()),
+        root="",
+    )
+    assert made == by_text and 'class="rb-problem"' in made
+    table = renderer.made_page(collection)
+    assert "rb-report" in table and entry.name in table
