@@ -281,8 +281,9 @@ def pyodide_folder(project: Path) -> Path | None:
 
 def python_bundle() -> bytes:
     """A zip of the Python the browser runs: the package's parts in :data:`BUNDLE_PARTS`, the
-    grammars, and Lark (pure Python), laid out as on disk so imports and grammar paths hold.
-    Entries are sorted and dated 1980 so the same sources give the same bytes."""
+    engine's calibration, the grammars, and Lark (pure Python), laid out as on disk so imports
+    and grammar paths hold.  Entries are sorted and dated 1980 so the same sources give the
+    same bytes."""
     package = Path(rulebook_build.__file__).resolve().parent
     files: list[tuple[str, Path]] = []
     for part in BUNDLE_PARTS:
@@ -295,6 +296,10 @@ def python_bundle() -> bytes:
         for p in sorted(native.iterdir())
         if p.suffix in (".c", ".h")
     ]
+    # the engine opinions' measured agreement with the proofs, which the page states
+    calibration = package / "checker" / "calibration.json"
+    if calibration.is_file():
+        files.append(("rulebook_build/checker/calibration.json", calibration))
     files += [(f"grammar/{p.name}", p) for p in sorted(GRAMMAR_DIR.glob("*.lark"))]
     # pure Python, needed by the notation and tables; found, not imported (only the notation
     # layer imports Lark)
