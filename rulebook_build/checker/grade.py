@@ -22,16 +22,16 @@ A problem is never called correct while anything is open: "undecided" is an hone
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Literal
 
 from rulebook_build.checker.analysis import Dual
+from rulebook_build.checker.messages import CRITERIA as CRITERIA  # re-exported
 from rulebook_build.checker.messages import Argument, render
 from rulebook_build.checker.opinion import Opinion
 
 Status = Literal["pass", "remark", "fail", "undecided"]
 Verdict = Literal["sound", "unsound", "undecided"]
 Grade = Literal["correct", "correct with remarks", "incorrect", "undecided"]
-CRITERIA: Final = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
 
 
 @dataclass(slots=True)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Final
 
 Argument = str | int | list[list[str | int]]
+CRITERIA: Final = ("A", "B1", "B2", "B3", "B4", "C", "D", "E", "F", "G")
+"""The criteria of the Problemistenwedstrijd, in the rulebook's order."""
 
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "en": {

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Final, Literal, Protocol
 
 from rulebook_build.checker.binaries import WIN_SCORE, EngineAnswer, Pieces
+from rulebook_build.checker.messages import CRITERIA
 from rulebook_build.checker.search import Node, ProofSearch
 from rulebook_build.notation.replay import move_notation
 from rulebook_build.rules import Position, Variant
@@ -232,8 +233,8 @@ def unique(questions: Sequence[Question]) -> list[Question]:
         if known is None:
             merged[index] = question
         else:
-            more = tuple(c for c in question.criteria if c not in known.criteria)
-            criteria = known.criteria + more
+            both = {*known.criteria, *question.criteria}
+            criteria = tuple(name for name in CRITERIA if name in both)
             merged[index] = Question(
                 known.kind, criteria, known.line, known.position, known.node, known.square
             )

@@ -13,7 +13,7 @@ from rulebook_build.checker import binaries
 from rulebook_build.checker.binaries import WIN_SCORE
 from rulebook_build.checker.criteria.questions import open_questions
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.grade import Judgement
+from rulebook_build.checker.grade import CRITERIA, Judgement
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.opinion import (
     OPINION_NODES,
@@ -74,6 +74,8 @@ def test_a_first_move_open_in_the_keys_and_the_walk_is_asked_once(
     left_open: list[tuple[Judgement, list[Question]]],
 ) -> None:
     for _judgement, questions in left_open:
+        for question in questions:  # the criteria it serves, in the rulebook's order
+            assert list(question.criteria) == sorted(question.criteria, key=CRITERIA.index)
         lines = [(q.line, q.square) for q in questions]
         assert len(lines) == len(set(lines))
 

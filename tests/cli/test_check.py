@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.cli import main
+from rulebook_build.notation.pdn import read_pdn_file, write_game
+from tests.datafiles import PWCP
 
 SOUND = """[Event "a sound problem"]
 [SetUp "1"]
@@ -154,6 +156,34 @@ def test_jobs_judges_in_parallel_and_prints_in_input_order(
 def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--jobs", "0", "problems"]) == 2
     assert "--jobs must be 1 or more, not 0" in capsys.readouterr().err
+
+
+def test_a_negative_opinion_budget_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--opinion-nodes", "-1", "problems"]) == 2
+    assert "--opinion-nodes must be 0 or more, not -1" in capsys.readouterr().err
+
+
+def test_the_text_report_lists_the_opinions_under_the_criteria(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A problem left open at a second of work: the report says each opinion as no proof, with
+    the criteria it serves and the measured rate."""
+    games, errors = read_pdn_file(PWCP)
+    assert not errors
+    path = tmp_path / "open.pdn"
+    path.write_text(write_game(games[3]), encoding="utf-8")
+    main(["check", "--deterministic", "--time-limit", "1", str(path)])
+    out = capsys.readouterr().out
+    assert "Engine opinions (not proofs):" in out
+    said = out.split("Engine opinions (not proofs):")[1].splitlines()
+    assert (
+        said[1].split()[0] in ("C,E,G", "C,G", "E", "C")
+        and "not proved; the engine sees" in said[1]
+    )
+    assert "agreed with the proof" in out
+    # and none at all with --opinion-nodes 0
+    main(["check", "--deterministic", "--time-limit", "1", "--opinion-nodes", "0", str(path)])
+    assert "Engine opinions" not in capsys.readouterr().out
 
 
 def test_an_undecided_run_names_the_tables_that_settle_more(
