@@ -31,6 +31,7 @@ from rulebook_build.site.problems import (
     render_problem,
     render_problem_page,
 )
+from rulebook_build.site.shared_diagrams import relocated, resolve
 from rulebook_build.site.state import PageState, SiteBuild, log
 
 
@@ -58,21 +59,52 @@ class BlockRenderer:
         return DraughtsExtension(self.render_block, others)
 
     def render_block(self, text: str, line: int, indent: int) -> str:
-        """A ```` ```draughts ```` block: a diagram, with its solution player."""
+        """A ```` ```draughts ```` block: a diagram, with its solution player.  One that names
+        a shared diagram (``diagram: <id>``) is written out in full first, and its faults are
+        located where they were written (:mod:`.shared_diagrams`)."""
         site = self.site
         state = site.current_page()
         state.count += 1
         element_id = f"diagram-{state.count}"
+        first_line = line + state.line_offset
         try:
-            return render_block(
+            shared = resolve(
                 text,
-                lang=state.lang,
+                project=site.project_dir,
+                uri=state.uri,
                 source=state.source,
-                first_line=line + state.line_offset,
+                first_line=first_line,
                 indent=indent,
-                element_id=element_id,
-                cache=site.cache,
             )
+            if shared is None:
+                return render_block(
+                    text,
+                    lang=state.lang,
+                    source=state.source,
+                    first_line=first_line,
+                    indent=indent,
+                    element_id=element_id,
+                    cache=site.cache,
+                )
+            try:
+                return render_block(
+                    shared.text,
+                    lang=state.lang,
+                    source=state.source,
+                    element_id=element_id,
+                    first_line=1,
+                    indent=0,
+                    cache=site.cache,
+                )
+            except RulebookError as error:
+                raise relocated(
+                    error,
+                    shared,
+                    source=state.source,
+                    first_line=first_line,
+                    indent=indent,
+                    text=text,
+                ) from None
         except RulebookError as error:
             site.report(str(error))
             return (

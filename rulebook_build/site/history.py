@@ -12,7 +12,11 @@ languages, and the SHA-256 of the file as it was after that change::
     en = "first published on this site"
 
 The plugin shows the latest change under the page's title ("Laatste wijziging: ..."), so a
-reader can tell which text a printed copy holds.  A page whose file no longer has the hash of
+reader can tell which text a printed copy holds.  A change that no reader can see (the same
+text and diagrams, only written differently in the sources) says ``shown = false``: it records
+the new hash and keeps the line the page shows, the latest shown change.  The hash covers the
+page's shared diagrams too (``diagrams/<page>.toml``, :mod:`.shared_diagrams`): a diagram
+corrected there changes every language's page.  A page whose file no longer has the hash of
 its latest change was changed without an entry: :func:`stale` says so, the strict build and
 ``tests/site/test_history.py`` fail, and ``python scripts/history_entry.py FILE`` prints the
 entry to add.  The pages named under ``derived`` (made from others, like a comparison) need
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rulebook_build.errors import SiteError
+from rulebook_build.site.shared_diagrams import FOLDER, shared_file_of_page
 from rulebook_build.site.templating import TRIMMED
 
 RULE_PAGES: Final = "docs/*/regels/*.md"
@@ -62,6 +67,9 @@ class Change:
     """What changed, per language."""
     line: int
     """The line of its ``[[change]]`` in the history file."""
+    shown: bool = True
+    """Whether the page shows it; ``shown = false`` for a change that changes nothing a reader
+    sees (the sources rearranged), which only records the new hash."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +92,16 @@ class History:
 def digest(path: Path) -> str:
     """The SHA-256 of a rule page's text, as the history records it: the file's bytes after
     its front matter and the blank lines after it (the ``---`` block that names the edition
-    and source for the PDF, which describes the text and is not part of it)."""
+    and source for the PDF, which describes the text and is not part of it), followed, where
+    the page has shared diagrams (``diagrams/regels/<page>.toml``), by that file's bytes."""
     data = path.read_bytes()
     if data.startswith(b"---\n"):
         end = data.find(b"\n---\n", 4)
         if end != -1:
             data = data[end + len(b"\n---\n") :].lstrip(b"\n")
+    shared = shared_file_of_page(path)
+    if shared is not None and shared.is_file():
+        data += b"\0" + FOLDER.encode() + b"\0" + shared.read_bytes()
     return hashlib.sha256(data).hexdigest()
 
 
@@ -162,10 +174,13 @@ def _change(entry: Any, where: str, line: int) -> Change:
         raise SiteError(
             f"{file}: the change needs a text in {', '.join(missing)}", source=where, line=line
         )
-    unknown = sorted(set(entry) - {"file", "date", "sha256", *LANGUAGES})
+    unknown = sorted(set(entry) - {"file", "date", "sha256", "shown", *LANGUAGES})
     if unknown:
         raise SiteError(f"{file}: unknown key {', '.join(unknown)}", source=where, line=line)
-    return Change(file=file, date=date, sha256=sha, text=text, line=line)
+    shown = entry.get("shown", True)
+    if not isinstance(shown, bool):
+        raise SiteError(f"{file}: 'shown' must be true or false", source=where, line=line)
+    return Change(file=file, date=date, sha256=sha, text=text, line=line, shown=shown)
 
 
 def language_of_file(file: str) -> str:
@@ -225,7 +240,11 @@ def long_date(date: datetime.date, lang: str) -> str:
 
 
 def history_notice(changes: list[Change], *, lang: str) -> str:
-    """The line under a page's title: its latest change, and the earlier ones folded."""
+    """The line under a page's title: its latest change, and the earlier ones folded (those
+    with ``shown = false`` left out); nothing if none is shown."""
+    changes = [change for change in changes if change.shown]
+    if not changes:
+        return ""
     words = WORDS.get(lang, WORDS["nl"])
     shown = [
         {

@@ -49,6 +49,8 @@ def with_history(html: str, history: History, source: str, lang: str) -> str:
     if not changes:
         return html
     notice = history_notice(changes, lang=lang)
+    if not notice:
+        return html
     match = re.search(r"</h1>", html)
     if match is None:
         return notice + html

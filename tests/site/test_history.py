@@ -48,7 +48,12 @@ def test_every_rule_page_matches_its_latest_history_entry() -> None:
         text = re.sub(
             r"\A---\n.*?\n---\n\n*", "", (REPOSITORY / page).read_text("utf-8"), flags=re.S
         )
-        assert latest.sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
+        data = text.encode("utf-8")
+        # and the page's shared diagrams (site/shared_diagrams.py), which every language shows
+        shared = REPOSITORY / "diagrams" / Path(*Path(page).parts[2:]).with_suffix(".toml")
+        if shared.is_file():
+            data += b"\0diagrams\0" + shared.read_bytes()
+        assert latest.sha256 == hashlib.sha256(data).hexdigest()
 
 
 def test_the_front_matter_is_not_the_text(tmp_path: Path) -> None:
@@ -106,6 +111,41 @@ def test_a_rule_page_changed_without_an_entry_is_caught(tmp_path: Path) -> None:
     with (project / HISTORY).open("a") as handle:
         handle.write("\n" + entry)
     assert history_of(project) == []
+
+
+def test_a_shared_diagram_changed_without_an_entry_is_caught(tmp_path: Path) -> None:
+    """A diagram corrected in ``diagrams/<page>.toml`` changes the page readers see: its hash
+    covers the shared file, as it covered the diagram when the page held it."""
+    project = project_with_history(tmp_path)
+    shared = project / "diagrams" / "regels" / "spel.toml"
+    shared.parent.mkdir(parents=True)
+    shared.write_text('[art-1]\nposition = "start"\n', encoding="utf-8")
+    (problem,) = history_of(project)
+    assert problem.startswith("docs/nl/regels/spel.md changed after its latest entry")
+
+
+def test_a_change_not_shown_keeps_the_line_the_page_shows(tmp_path: Path) -> None:
+    """``shown = false``: the sources rearranged, nothing a reader sees changed; the entry
+    records the new hash and the page keeps showing its latest shown change."""
+    project = project_with_history(tmp_path)
+    page = project / "docs" / "nl" / "regels" / "spel.md"
+    page.write_text(page.read_text() + "\n<!-- a comment -->\n")
+    entry = ENTRY.format(
+        file="docs/nl/regels/spel.md", date="2024-06-01", sha256=digest(page), nl="herschikt."
+    ).replace("nl = ", "shown = false\nnl = ")
+    path = project / HISTORY
+    path.write_text(path.read_text() + "\n" + entry)
+    history = read_history(path, project=project)
+    assert history_of(project) == []
+    changes = history.of("docs/nl/regels/spel.md")
+    assert [change.shown for change in changes] == [True, False]
+    notice = history_notice(changes, lang="en")
+    assert notice == history_notice(changes[:1], lang="en")
+    assert "1 May 2024" in notice and "herschikt" not in notice and "<details" not in notice
+    assert history_notice(changes[1:], lang="en") == ""  # nothing to show: no line
+    path.write_text(path.read_text().replace("shown = false", 'shown = "no"'))
+    with pytest.raises(SiteError, match="'shown' must be true or false"):
+        read_history(path, project=project)
 
 
 def test_a_rule_page_without_any_entry_is_caught_unless_derived(tmp_path: Path) -> None:
