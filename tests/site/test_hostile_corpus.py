@@ -244,6 +244,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPOSITORY / "docs", root / "docs")
     shutil.copytree(REPOSITORY / "editions", root / "editions")  # the pages' tables and history
+    shutil.copytree(REPOSITORY / "diagrams", root / "diagrams")  # the rulebooks' diagrams
     (root / "problems").mkdir()
     hostile = add_collection(root, "hostile", CORPUS)
     add_collection(root, "harmless", harmless(CORPUS))

@@ -87,6 +87,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPOSITORY / "docs", root / "docs")
     shutil.copytree(REPOSITORY / "editions", root / "editions")  # the pages' tables and history
+    shutil.copytree(REPOSITORY / "diagrams", root / "diagrams")  # the rulebooks' diagrams
     # the hostile collection alone: the others' 430 pages would only slow the build
     folder = root / "problems" / "hostile"
     folder.mkdir(parents=True)
