@@ -25,7 +25,7 @@ checker makes of a table gives the same answer with these values as with the bui
 search (``search.py``, ``prover.c``) reads the pure value's result and compares the count-rule
 distance with at most 50 plies.  A count-rule draw of a pure win becomes ``FAR_WIN``: neither
 proves anything.  The one thing lost is the pure distance, which only building needs: tables
-are built from the int16 files (``endgame.py``), and packed afterwards.
+are built from the int16 files (``retrograde.py``, ``store.py``), and packed afterwards.
 
 The file is the table file's two header lines (``tablefile.py``: what it holds and the SHA-256
 of what follows), then the block index (``blocks + 1`` little-endian uint64 offsets, from the

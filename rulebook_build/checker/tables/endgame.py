@@ -54,24 +54,20 @@ proofs need them.  Benchmarks:
 Layout and building
 -------------------
 Where a position is stored in its class's table is ``index.py``'s; how a table is built,
-by retrograde analysis in Python or with the compiled builder, ``retrograde.py``'s; the file
-formats and their checks, ``tablefile.py`` (the built tables) and ``compact.py`` (the compact
-ones).  This module keeps the meaning of the values, the cache and the probes.  Values are one
-signed 16-bit number per slot: ``plies`` (a win when odd, a loss when even, since a loss in n
-is answered by a win in n + 1), ``-1`` for a draw, ``-2`` for an unused slot.
+by retrograde analysis in Python or with the compiled builder, ``retrograde.py``'s; where the
+tables are cached and how their files are read, written and checked, ``store.py``'s (with the
+file formats of ``tablefile.py``, the built tables, and ``compact.py``, the compact ones).  This
+module keeps the meaning of the values, the probes, and which classes are built when: its
+``EndgameTables`` hands a pair's build the values of the classes it leads to and keeps what
+the build hands back.  Values are one signed 16-bit number per slot: ``plies`` (a win when odd,
+a loss when even, since a loss in n is answered by a win in n + 1), ``-1`` for a draw, ``-2``
+for an unused slot.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import mmap
-import os
-import re
-import sys
 import time
-from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -80,23 +76,18 @@ from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
 from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import compact, retrograde, tablefile
+from rulebook_build.checker.tables import retrograde, tablefile
 from rulebook_build.checker.tables.index import (
     Layout,
     Material,
-    class_slots,
     material_name,
-    material_of_name,
     pair_name,
     successor_classes,
 )
 from rulebook_build.checker.tables.retrograde import DRAW
+from rulebook_build.checker.tables.store import Semantics, TableStore, Values
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
-from rulebook_build.rules import board as board_module
-from rulebook_build.rules import drawrules as drawrules_module
-from rulebook_build.rules import movegen as movegen_module
-from rulebook_build.rules import variants as variants_module
 from rulebook_build.rules.movegen import State, generate, make
 from rulebook_build.rules.position import Position
 from rulebook_build.rules.variants import Variant
@@ -106,15 +97,12 @@ __all__ = [
     "Material",
     "Outcome",
     "Semantics",
+    "Values",
     "default_cache_dir",
     "outcome_of",
     "pair_name",
     "successor_classes",
 ]
-
-FORMAT: Final = 2
-"""Bump when the layout or the meaning of the stored values changes (2: a checksum in the
-header, ``tablefile.py``)."""
 
 DEFAULT_CACHE_DIR: Path | None = None
 """Where tables are cached when no ``cache_dir`` is given; None: ``endgame/`` in the user's
@@ -128,14 +116,7 @@ def default_cache_dir() -> Path:
 MAX_PAIR_SLOTS: Final = 2_500_000
 """The largest class pair ``EndgameTables`` builds (see ``EndgameTables.supports``)."""
 
-_MAP_FROM_BYTES: Final = 4 << 20
-"""Tables larger than this are mapped from the file, not read: a search touches few of their
-pages, and the 5-piece tables are up to 250 MB each."""
-
-Values = Sequence[int]
-"""One int16 per slot: an ``array('h')``, or a ``memoryview`` of a mapped file."""
 Builder = Literal["auto", "python"]
-Semantics = Literal["pure", "rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,32 +144,13 @@ def outcome_of(stored: int) -> Outcome:
     return Outcome("win" if stored & 1 else "loss", stored)
 
 
-# --------------------------------------------------------------------------- cache files
-@cache
-def _rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
-    """Changes whenever the rules the tables were built with may have changed (read once a
-    process: the sources do not change under a running program)."""
-    prefix = f"{FORMAT}|" if semantics == "pure" else f"{FORMAT}|{semantics}|"
-    digest = hashlib.sha256(f"{prefix}{variant!r}".encode())
-    modules = [board_module, movegen_module, variants_module]
-    if semantics == "rules":
-        modules.append(drawrules_module)
-    for module in modules:
-        assert module.__file__ is not None
-        digest.update(Path(module.__file__).read_bytes())
-    if variant.name in binaries.VARIANTS:
-        # the compiled builder makes these tables too: a change to it must not reuse old ones
-        digest.update(binaries.source_bytes())
-    return digest.hexdigest()[:16]
-
-
 # --------------------------------------------------------------------------- the tables
 class EndgameTables:
     """Exact values of every position with at most ``max_pieces`` pieces, built on first use.
 
     ``probe`` answers any position of a covered class; each class (with the classes it leads
-    to) is built the first time it is needed and then stored under ``cache_dir``, so that later
-    runs only load it.
+    to) is built the first time it is needed (``retrograde.py``) and then stored under
+    ``cache_dir`` (``store``, a ``TableStore``), so that later runs only load it.
     """
 
     def __init__(
@@ -221,11 +183,12 @@ class EndgameTables:
         self.cache_dir = default_cache_dir() if cache_dir is None else cache_dir
         self.limit = variant.max_consecutive_king_moves
         self.semantics = semantics
-        self._fingerprint = _rules_fingerprint(variant, semantics)
+        self.store = TableStore(variant, self.cache_dir, semantics)
+        """The files: where they are, reading, writing and checking them."""
         self.builder = builder
         self._native: Path | bool | None = False  # False: not looked for yet
         self._values: dict[Material, Values] = {}
-        self._layouts: dict[Material, Layout] = {}
+        self._layouts = self.store.layouts
         self._supported: dict[Material, bool] = {}
         self.build_seconds: dict[Material, float] = {}
         """Seconds spent building each class with its partner (the same material, the other side
@@ -256,7 +219,7 @@ class EndgameTables:
         try:
             return outcome_of(table[index])
         except tablefile.DamagedTable as damage:  # a compact block that does not unpack
-            tablefile.set_aside(self.compact_path(material), str(damage))
+            tablefile.set_aside(self.store.compact_path(material), str(damage))
             del self._values[material]
             self._supported[material] = False
             return None
@@ -315,7 +278,7 @@ class EndgameTables:
         a, b, c, d = material
         if a + b + c + d > self.cached_pieces:
             return False
-        return self.in_cache(material) and self.in_cache((c, d, a, b))
+        return self.store.in_cache(material) and self.store.in_cache((c, d, a, b))
 
     def build_all(self) -> None:
         """Build (or load) every class."""
@@ -345,21 +308,9 @@ class EndgameTables:
                 on_built(material, time.perf_counter() - began)
         return time.perf_counter() - started
 
-    def in_cache(self, material: Material) -> bool:
-        """Whether the class's table is stored in the cache folder, built or compact."""
-        return self.path(material).is_file() or self.compact_path(material).is_file()
-
     def pair_slots(self, material: Material) -> int:
         """Slots of a class and its partner together: the measure of its build's time and memory."""
-        a, b, c, d = material
-        partner = (c, d, a, b)
-        return class_slots(material, self.limit) + (
-            class_slots(partner, self.limit) if partner != material else 0
-        )
-
-    def size(self, material: Material) -> int:
-        """Slots in the table of a class (used or not)."""
-        return self.layout(material).size
+        return retrograde.pair_slots(material, self.limit)
 
     def stats(self, material: Material) -> dict[str, int]:
         """How many positions of a class are won, lost and drawn for the side to move."""
@@ -382,12 +333,6 @@ class EndgameTables:
         # the other side has no pieces (the game is already over, but the value is clear)
         return Outcome("win", 1) if generate(self.variant, state) else LOST_NOW
 
-    def layout(self, material: Material) -> Layout:
-        layout = self._layouts.get(material)
-        if layout is None:
-            layout = self._layouts[material] = Layout.of(material, self.limit)
-        return layout
-
     def locate(self, state: State) -> tuple[Material, int] | None:
         om, ok, pm, pk = state[:4]
         if (om | ok | pm | pk).bit_count() > self.most_pieces:
@@ -397,7 +342,7 @@ class EndgameTables:
             return None
         if om & ok or (om | ok) & (pm | pk) or pm & pk:
             return None
-        layout = self._layouts.get(material) or self.layout(material)
+        layout = self._layouts.get(material) or self.store.layout(material)
         try:
             index = layout.index(state, self.limit)
         except KeyError:
@@ -408,193 +353,18 @@ class EndgameTables:
     def table(self, material: Material) -> Values:
         table = self._values.get(material)
         if table is None:
-            table = self._load(material)
+            table = self.store.load(material)
             if table is None:
                 if not self.buildable(material):
                     raise RulebookError(
                         "unreadable endgame table: delete it, or rebuild it with 'rulebook tables'",
-                        source=str(self.path(material)),
+                        source=str(self.store.path(material)),
                     )
                 self._build(material)
                 table = self._values[material]
             else:
                 self._values[material] = table
         return table
-
-    def folder(self) -> Path:
-        """Where this kind's tables for these rules are cached."""
-        return self._folder_of(self.semantics)
-
-    def _folder_of(self, semantics: Semantics) -> Path:
-        kind = "" if semantics == "pure" else f"-{semantics}"
-        fingerprint = _rules_fingerprint(self.variant, semantics)
-        return self.cache_dir / f"{self.variant.name}{kind}-v{FORMAT}-{fingerprint}"
-
-    def is_table_folder(self, folder: Path) -> bool:
-        """Whether ``folder`` is named as ``folder`` names this variant's tables, of any kind,
-        format or rules (``rulebook tables --prune``)."""
-        variant = re.escape(self.variant.name)
-        return re.fullmatch(rf"{variant}(-rules)?-v\d+-[0-9a-f]{{16}}", folder.name) is not None
-
-    def path(self, material: Material) -> Path:
-        """The file a class's table is stored in."""
-        return self.folder() / f"{material_name(material)}.bin"
-
-    def compact_folder(self) -> Path:
-        """Where the compact files of these rules are (the pure kind's folder: the fingerprint
-        of one kind changes with the other's)."""
-        return self._folder_of("pure")
-
-    def compact_path(self, material: Material) -> Path:
-        """The compact file of a class: both kinds in one (``compact.py``)."""
-        return self.compact_folder() / f"{material_name(material)}{compact.SUFFIX}"
-
-    def compact_fields(self, material: Material) -> dict[str, object]:
-        """What a compact file of this class must say of itself, but its blocks and checksum."""
-        return {
-            "format": compact.FORMAT,
-            "variant": self.variant.name,
-            "pure": _rules_fingerprint(self.variant, "pure"),
-            "rules": _rules_fingerprint(self.variant, "rules"),
-            "material": list(material),
-            "size": self.layout(material).size,
-            "cap": compact.CAP,
-        }
-
-    def fields(self, material: Material) -> dict[str, object]:
-        """What a table file of this class must say of itself (``tablefile.py``)."""
-        return {
-            "format": FORMAT,
-            "variant": self.variant.name,
-            **({} if self.semantics == "pure" else {"semantics": self.semantics}),
-            "rules": self._fingerprint,
-            "material": list(material),
-            "size": self.layout(material).size,
-        }
-
-    def _load(self, material: Material) -> Values | None:
-        """The class's table from the cache; None when it is missing, foreign (other rules,
-        another format) or damaged (then it is also moved aside, see ``tablefile.py``)."""
-        path = self.path(material)
-        size = self.layout(material).size
-        if not path.is_file():
-            return self._load_compact(material)
-        try:
-            with path.open("rb") as stream:
-                found = tablefile.expect(stream, self.fields(material))
-                if found is None:
-                    return None
-                offset, checksum = found
-                length = os.fstat(stream.fileno()).st_size - offset
-                if length != 2 * size:
-                    tablefile.set_aside(path, f"{path}: {length} bytes of values, not {2 * size}")
-                    return None
-                try:
-                    tablefile.check(path, stream, offset, checksum)
-                except tablefile.DamagedTable as damage:
-                    tablefile.set_aside(path, str(damage))
-                    return None
-                if size * 2 >= _MAP_FROM_BYTES and sys.byteorder == "little":
-                    mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-                    if hasattr(mmap, "MADV_RANDOM"):  # probes jump about: no read-ahead
-                        mapped.madvise(mmap.MADV_RANDOM)
-                    return memoryview(mapped)[offset:].cast("h")
-                stream.seek(offset)
-                table = array("h")
-                table.frombytes(stream.read())
-        except (OSError, ValueError):
-            return None
-        if sys.byteorder == "big":
-            table.byteswap()
-        return table
-
-    def _load_compact(self, material: Material) -> Values | None:
-        """The class's values from its compact file (the pure result and the count-rule
-        distances the search uses, ``compact.py``); None when there is none or it is refused."""
-        path = self.compact_path(material)
-        if not path.is_file():
-            return None
-        try:
-            table = compact.CompactTable(path, self.compact_fields(material))
-        except tablefile.DamagedTable as damage:
-            tablefile.set_aside(path, str(damage))
-            return None
-        except (OSError, ValueError):
-            return None
-        values = compact.PURE_VALUE if self.semantics == "pure" else compact.RULES_VALUE
-        return compact.KindView(table, values)
-
-    def table_files(self, folder: Path) -> list[Path]:
-        """This kind's table files in ``folder``: the built ones, and for the pure kind the
-        compact ones (which hold both kinds)."""
-        packed = sorted(folder.glob(f"*{compact.SUFFIX}")) if self.semantics == "pure" else []
-        return sorted(folder.glob("*.bin")) + packed
-
-    def copy_table(self, source: Path, folder: Path | None = None) -> Path:
-        """Copy the table file ``source``, built or compact, into ``folder`` (default: its place
-        in the cache) if it is a table of these rules and kind and passes its checksum; the
-        copy's path.  ``tablefile.DamagedTable`` says why not."""
-        material = material_of_name(source.stem)
-        if material is None:
-            raise tablefile.DamagedTable(f"{source}: not a table's name")
-        if source.suffix == compact.SUFFIX:
-            target = self.compact_path(material) if folder is None else folder / source.name
-            compact.copy_verified(source, target, self.compact_fields(material))
-        else:
-            target = self.path(material) if folder is None else folder / source.name
-            tablefile.copy_verified(source, target, self.fields(material))
-        return target
-
-    def install_from(self, folder: Path) -> tuple[list[Path], list[str]]:
-        """Copy into the cache every table of ``folder`` that is a table of these rules and
-        kind and passes its checksum; the files installed, and what was refused and why."""
-        installed: list[Path] = []
-        refused: list[str] = []
-        for source in self.table_files(folder):
-            try:
-                installed.append(self.copy_table(source))
-            except tablefile.DamagedTable as refusal:
-                refused.append(str(refusal))
-            except OSError as error:
-                refused.append(f"{source}: {error.strerror or error}")
-        return installed, refused
-
-    def verify_files(self, *, always: bool = False) -> list[str]:
-        """Check the checksum of every table file in this kind's folder (a large file with a
-        valid stamp only when ``always``): the damaged or foreign ones are moved aside and
-        named in the list returned."""
-        problems = []
-        for path in sorted(self.folder().glob("*.bin")):
-            material = material_of_name(path.stem)  # the programs read a class by its name
-            try:
-                with path.open("rb") as stream:
-                    found = (
-                        None
-                        if material is None
-                        else tablefile.expect(stream, self.fields(material))
-                    )
-                    if found is None:
-                        raise tablefile.DamagedTable(f"{path}: not a table of these rules")
-                    offset, checksum = found
-                    tablefile.check(path, stream, offset, checksum, always=always)
-            except tablefile.DamagedTable as damage:
-                tablefile.set_aside(path, str(damage))
-                problems.append(str(damage))
-            except OSError as error:
-                problems.append(f"{path}: {error.strerror or error}")
-        if self.semantics == "pure":  # the compact files are in this kind's folder
-            for path in sorted(self.compact_folder().glob(f"*{compact.SUFFIX}")):
-                material = material_of_name(path.stem)
-                try:
-                    if material is None:
-                        raise tablefile.DamagedTable(f"{path}: not a table's name")
-                    compact.check(path, self.compact_fields(material), always=always)
-                except tablefile.DamagedTable as damage:
-                    tablefile.set_aside(path, str(damage))
-                    problems.append(str(damage))
-                except OSError as error:
-                    problems.append(f"{path}: {error.strerror or error}")
-        return problems
 
     def first_inconsistency(self, material: Material) -> str | None:
         """Check every entry of a pure table against its successors, one retrograde step: a
@@ -606,7 +376,7 @@ class EndgameTables:
         if self.semantics != "pure":
             raise ValueError("only pure tables are checked against their successors")
         table = self.table(material)
-        layout = self.layout(material)
+        layout = self.store.layout(material)
         variant = self.variant
         for _base, placement, own_streaks, other_streaks in layout.placements():
             for own in own_streaks:
@@ -637,32 +407,6 @@ class EndgameTables:
             return Outcome("loss", 1 + max(c.plies for c in children if c is not None))
         return DRAWN
 
-    def keep(
-        self, material: Material, table: Values, seconds: float, *, mapped: bool = False
-    ) -> None:
-        """Store a class's table just built (``retrograde.py``) in the cache and keep it for the
-        probes: as built, or, with ``mapped``, mapped from the file just written (a large
-        table is then not held in memory twice)."""
-        little = array("h", table)
-        if sys.byteorder == "big":
-            little.byteswap()
-        # a read-only cache still works: it only rebuilds next time
-        with contextlib.suppress(OSError):
-            tablefile.write(self.path(material), self.fields(material), little.tobytes())
-        self.build_seconds[material] = seconds
-        self._values[material] = (self._load(material) if mapped else None) or table
-
-    def adopt(self, material: Material) -> None:
-        """Take a class's table that a build by slices has just installed in the cache, as the
-        probes read it (mapped from its file, its checksum checked)."""
-        loaded = self._load(material)
-        if loaded is None:
-            raise RulebookError(
-                f"the table just built for {material_name(material)} cannot be read back",
-                source=str(self.path(material)),
-            )
-        self._values[material] = loaded
-
     def native_program(self) -> Path | None:
         """The compiled builder, if this variant and machine can use it."""
         if self.builder != "auto" or self.variant.name not in binaries.VARIANTS:
@@ -679,12 +423,18 @@ class EndgameTables:
         after its classes): a process that waited for another uses what that one built.  The
         classes the pair leads to are built (each under its own lock) while this one is held:
         smaller classes only, so locks are always taken in one order."""
-        with exclusive(self.folder(), pair_name(material)):
-            loaded = self._load(material)
+        with exclusive(self.store.folder(), pair_name(material)):
+            loaded = self.store.load(material)
             if loaded is not None:  # another process built it meanwhile
                 self._values[material] = loaded
                 return
-            retrograde.build_pair(self, material)
+            # the classes that captures and promotions lead to, first (and not while this
+            # pair's build holds its memory)
+            exits = {target: self.table(target) for target in retrograde.exit_classes(material)}
+            built = retrograde.build_pair(self.store, material, exits, self.native_program())
+            for member, values in built.values.items():
+                self.build_seconds[member] = built.seconds
+                self._values[member] = values
 
     def build_by_slices(
         self, material: Material, on_line: Callable[[str], None] | None = None, *, jobs: int = 1
@@ -696,5 +446,57 @@ class EndgameTables:
         at all; on any failure (or Ctrl-C) nothing of the pair is left behind.  ``on_line``
         gets the builder's progress lines; ``jobs`` processes share the slices.  Returns the
         seconds it took."""
-        with exclusive(self.folder(), pair_name(material)):
-            return retrograde.build_by_slices(self, material, on_line, jobs)
+        with exclusive(self.store.folder(), pair_name(material)):
+            program = self.native_program()
+            seconds = retrograde.build_by_slices(self.store, material, program, on_line, jobs)
+        for member in retrograde.members_of(material):
+            self.build_seconds[member] = seconds
+        return seconds
+
+    # ------------------------------------------------------------------ the files (``store``)
+    # for the callers that reach the files through the tables
+    def folder(self) -> Path:
+        return self.store.folder()
+
+    def is_table_folder(self, folder: Path) -> bool:
+        return self.store.is_table_folder(folder)
+
+    def path(self, material: Material) -> Path:
+        return self.store.path(material)
+
+    def compact_folder(self) -> Path:
+        return self.store.compact_folder()
+
+    def compact_path(self, material: Material) -> Path:
+        return self.store.compact_path(material)
+
+    def in_cache(self, material: Material) -> bool:
+        return self.store.in_cache(material)
+
+    def fields(self, material: Material) -> dict[str, object]:
+        return self.store.fields(material)
+
+    def compact_fields(self, material: Material) -> dict[str, object]:
+        return self.store.compact_fields(material)
+
+    def layout(self, material: Material) -> Layout:
+        return self.store.layout(material)
+
+    def size(self, material: Material) -> int:
+        """Slots in the table of a class (used or not)."""
+        return self.store.layout(material).size
+
+    def _load(self, material: Material) -> Values | None:
+        return self.store.load(material)
+
+    def table_files(self, folder: Path) -> list[Path]:
+        return self.store.table_files(folder)
+
+    def copy_table(self, source: Path, folder: Path | None = None) -> Path:
+        return self.store.copy_table(source, folder)
+
+    def install_from(self, folder: Path) -> tuple[list[Path], list[str]]:
+        return self.store.install_from(folder)
+
+    def verify_files(self, *, always: bool = False) -> list[str]:
+        return self.store.verify_files(always=always)

@@ -11,9 +11,10 @@ reached is a draw.
 
 The compiled builder (``native/tablebuild.c``, run through ``binaries.py``) does the same, slot for
 slot, 30 to 100 times faster, and can build a pair one configuration of the men at a time
-(``build_by_slices``).  What the values mean (pure, or with the count rules) and where they are
-stored is ``endgame.py``'s: the functions here take its ``EndgameTables`` as the store of what
-they read and build.
+(``build_by_slices``).  What the values mean (pure, or with the count rules) is ``endgame.py``'s,
+where they are stored ``store.py``'s: the functions here write what they build through a
+``TableStore``, are given the values of the classes a pair's captures and promotions lead to,
+and hand back what they built (``Built``); they never call the probes.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ import shutil
 import sys
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from rulebook_build.checker import binaries
 from rulebook_build.checker.tables import compact, tablefile
@@ -32,10 +34,12 @@ from rulebook_build.checker.tables.index import (
     LAST_PROMOTION_BIT,
     Material,
     Placement,
+    class_slots,
     material_name,
     streak_part,
     successor_classes,
 )
+from rulebook_build.checker.tables.store import TableStore, Values
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules.drawrules import (
     initial_clocks,
@@ -46,9 +50,6 @@ from rulebook_build.rules.drawrules import (
 from rulebook_build.rules.drawrules import material as counts_of
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, generate, make
 from rulebook_build.rules.variants import Variant
-
-if TYPE_CHECKING:
-    from rulebook_build.checker.tables.endgame import EndgameTables, Values
 
 DRAW: Final = -1
 """The stored value of a draw."""
@@ -84,19 +85,48 @@ def counted_exit(variant: Variant, state: State, move: RawMove, child: State, st
     return 1 if stored & 1 else 0
 
 
-def build_pair(tables: EndgameTables, material: Material) -> None:
-    """Build a class and its partner (``tables`` stores them), after the classes their captures
-    and promotions lead to: with the compiled builder where it can, else in Python."""
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A class pair just built and stored: each member's values as the probes read them, and
+    the seconds the build took."""
+
+    values: dict[Material, Values]
+    seconds: float
+
+
+def members_of(material: Material) -> list[Material]:
+    """A class and its partner (the same material, the other side to move), built together;
+    one class when it is its own partner."""
     a, b, c, d = material
-    members = [material] if (c, d, a, b) == material else [material, (c, d, a, b)]
-    # the classes that captures and promotions lead to, first (and not while this pair's
-    # build holds its memory)
-    exit_tables = {
-        target: tables.table(target)
-        for member in members
-        for target in sorted(successor_classes(member))
-        if target not in members
-    }
+    return [material] if (c, d, a, b) == material else [material, (c, d, a, b)]
+
+
+def pair_slots(material: Material, limit: int | None) -> int:
+    """Slots of a class and its partner together: the measure of its build's time and memory."""
+    return sum(class_slots(member, limit) for member in members_of(material))
+
+
+def exit_classes(material: Material) -> list[Material]:
+    """The classes that the captures and promotions of a pair lead to, in the order they are
+    built (or loaded) before it."""
+    members = members_of(material)
+    found: dict[Material, None] = {}
+    for member in members:
+        for target in sorted(successor_classes(member)):
+            if target not in members:
+                found[target] = None
+    return list(found)
+
+
+def build_pair(
+    store: TableStore,
+    material: Material,
+    exit_tables: Mapping[Material, Values],
+    program: Path | None,
+) -> Built:
+    """Build a class and its partner and store them, given the values of every class of
+    ``exit_classes``: with the compiled ``program`` where it can, else in Python."""
+    members = members_of(material)
     for target, values in exit_tables.items():
         if isinstance(values, compact.KindView):  # no pure distances: a parent needs them
             raise RulebookError(
@@ -104,18 +134,43 @@ def build_pair(tables: EndgameTables, material: Material) -> None:
                 f"{material_name(target)}, is in the cache only in compact form, which "
                 "keeps no pure distances; 'rulebook tables --pieces "
                 f"{sum(target)}' builds it in full",
-                source=str(tables.compact_path(target)),
+                source=str(store.compact_path(target)),
             )
-    program = tables.native_program()
-    if program is not None and len(members) == 2 and tables.pair_slots(material) > WHOLE_PAIR_SLOTS:
-        del exit_tables  # the builder maps them itself
-        build_by_slices(tables, material, _progress_of(material), binaries.machine_cores())
-        for member in members:
-            tables.adopt(member)
-        return
-    if program is not None and _build_native(tables, program, members):
-        return
-    _build_in_python(tables, material, members, exit_tables)
+    if (
+        program is not None
+        and len(members) == 2
+        and pair_slots(material, store.limit) > WHOLE_PAIR_SLOTS
+    ):
+        # the builder maps the exit tables itself
+        seconds = build_by_slices(
+            store, material, program, _progress_of(material), binaries.machine_cores()
+        )
+        return Built({member: _read_back(store, member) for member in members}, seconds)
+    if program is not None:
+        built = _build_native(store, program, members)
+        if built is not None:
+            return built
+    return _build_in_python(store, material, members, exit_tables)
+
+
+def _read_back(store: TableStore, member: Material) -> Values:
+    """A class's table that a build by slices has just installed in the cache, as the probes
+    read it (mapped from its file, its checksum checked)."""
+    loaded = store.load(member)
+    if loaded is None:
+        raise RulebookError(
+            f"the table just built for {material_name(member)} cannot be read back",
+            source=str(store.path(member)),
+        )
+    return loaded
+
+
+def _kept(store: TableStore, member: Material, table: Values, *, mapped: bool = False) -> Values:
+    """Store a class's table just built and return it for the probes: as built, or, with
+    ``mapped``, mapped from the file just written (a large table is then not held in memory
+    twice)."""
+    store.write(member, table)
+    return (store.load(member) if mapped else None) or table
 
 
 def _progress_of(material: Material) -> Callable[[str], None]:
@@ -133,23 +188,23 @@ def _progress_of(material: Material) -> Callable[[str], None]:
 
 
 def _build_in_python(
-    tables: EndgameTables,
+    store: TableStore,
     material: Material,
     members: list[Material],
-    exit_tables: dict[Material, Values],
-) -> None:
+    exit_tables: Mapping[Material, Values],
+) -> Built:
     started = time.perf_counter()
-    layouts = {member: tables.layout(member) for member in members}
+    layouts = {member: store.layout(member) for member in members}
     offsets = {material: 0}
     if len(members) == 2:
         offsets[members[1]] = layouts[material].size
     total = sum(layout.size for layout in layouts.values())
 
-    variant = tables.variant
-    limit = tables.limit
+    variant = store.variant
+    limit = store.limit
     # with the count rules, Fries Spel art. 21 makes most of one king against one a draw
     drawn_at_once = (
-        tables.semantics == "rules"
+        store.semantics == "rules"
         and variant.max_consecutive_king_moves is not None
         and material == (0, 1, 0, 1)
     )
@@ -225,7 +280,7 @@ def _build_in_python(
                             predecessors[child_base + carried + digit].append(node)
                     if own_leaving:
                         best_win = _leave(
-                            tables,
+                            store,
                             variant,
                             (*state[:5], own_streak, other_streak),
                             own_leaving,
@@ -264,32 +319,34 @@ def _build_in_python(
         distance += 1
 
     seconds = time.perf_counter() - started
+    kept = {}
     for member in members:
         offset, size = offsets[member], layouts[member].size
-        table = array("h", values[offset : offset + size])
-        tables.keep(member, table, seconds)
+        kept[member] = _kept(store, member, array("h", values[offset : offset + size]))
+    return Built(kept, seconds)
 
 
-def _build_native(tables: EndgameTables, program: Path, members: list[Material]) -> bool:
-    """Build a pair with the compiled builder; False if its inputs are not on disk."""
-    folder = tables.path(members[0]).parent
+def _build_native(store: TableStore, program: Path, members: list[Material]) -> Built | None:
+    """Build a pair with the compiled builder; None if its inputs are not on disk."""
+    folder = store.path(members[0]).parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return False
+        return None
     for member in members:
         for target in successor_classes(member):
-            if target not in members and not tables.path(target).is_file():
-                return False  # e.g. a read-only cache: the Python builder needs no files
+            if target not in members and not store.path(target).is_file():
+                return None  # e.g. a read-only cache: the Python builder needs no files
     started = time.perf_counter()
     binaries.build_pair(
         program,
         folder,
         members[0],
-        rules=tables.semantics == "rules",
-        frisian=tables.variant.name == "frisian",
+        rules=store.semantics == "rules",
+        frisian=store.variant.name == "frisian",
     )
     seconds = time.perf_counter() - started
+    kept = {}
     for member in members:
         body_path = folder / f"{material_name(member)}.body"
         try:
@@ -301,24 +358,24 @@ def _build_native(tables: EndgameTables, program: Path, members: list[Material])
         table.frombytes(body)
         if sys.byteorder == "big":
             table.byteswap()
-        if len(table) != tables.layout(member).size:
+        if len(table) != store.layout(member).size:
             raise RulebookError(
                 f"the endgame table builder wrote {len(table)} slots for "
-                f"{material_name(member)}, not {tables.layout(member).size}"
+                f"{material_name(member)}, not {store.layout(member).size}"
             )
-        tables.keep(member, table, seconds, mapped=True)
-    return True
+        kept[member] = _kept(store, member, table, mapped=True)
+    return Built(kept, seconds)
 
 
 def _leave(
-    tables: EndgameTables,
+    store: TableStore,
     variant: Variant,
     state: State,
     moves: list[RawMove],
     node: int,
     remaining: list[int],
     longest: list[int],
-    exit_tables: dict[Material, Values],
+    exit_tables: Mapping[Material, Values],
 ) -> int:
     """Look up the captures and promotions of ``state`` in the classes they lead to.
 
@@ -330,11 +387,9 @@ def _leave(
         child = make(variant, state, move)
         if not child[0] | child[1]:
             return 1  # the mover took the last piece: the opponent has lost at once
-        located = tables.locate(child)
-        assert located is not None
-        target, child_index = located
-        stored = exit_tables[target][child_index]
-        if tables.semantics == "rules" and stored >= 0:
+        target = _material_of(child)
+        stored = exit_tables[target][store.layout(target).index(child, store.limit)]
+        if store.semantics == "rules" and stored >= 0:
             stored = counted_exit(variant, state, move, child, stored)
         if stored == DRAW:
             continue
@@ -347,31 +402,44 @@ def _leave(
     return best_win
 
 
+def _material_of(state: State) -> Material:
+    """The class of a position (side to move first)."""
+    return (
+        state[0].bit_count(),
+        state[1].bit_count(),
+        state[2].bit_count(),
+        state[3].bit_count(),
+    )
+
+
 def build_by_slices(
-    tables: EndgameTables, material: Material, on_line: Callable[[str], None] | None, jobs: int
+    store: TableStore,
+    material: Material,
+    program: Path | None,
+    on_line: Callable[[str], None] | None,
+    jobs: int,
 ) -> float:
-    """Build a class pair with the compiled builder one configuration of the men at a time
+    """Build a class pair with the compiled ``program`` one configuration of the men at a time
     (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; the seconds it took."""
     a, b, c, d = material
     partner = (c, d, a, b)
     if partner == material:
         raise RulebookError(f"{material_name(material)} is its own partner: build it whole")
-    program = tables.native_program()
     if program is None:
         raise RulebookError(
             f"building {material_name(material)} by slices needs the compiled table builder "
             "(a C compiler)"
         )
     members = [material, partner]
-    folder = tables.folder()
+    folder = store.folder()
     for member in members:
         for target in sorted(successor_classes(member)):
-            if target not in members and not tables.path(target).is_file():
+            if target not in members and not store.path(target).is_file():
                 raise RulebookError(
                     f"build {material_name(target)} first: {material_name(member)} leads to it",
-                    source=str(tables.path(target)),
+                    source=str(store.path(target)),
                 )
-    sizes = [2 * tables.layout(member).size for member in members]
+    sizes = [2 * store.layout(member).size for member in members]
     needed = sum(sizes) + max(sizes)  # the bodies, and one table being written beside them
     free = shutil.disk_usage(folder).free
     if free < needed:
@@ -393,14 +461,14 @@ def build_by_slices(
             folder,
             material,
             on_line,
-            rules=tables.semantics == "rules",
-            frisian=tables.variant.name == "frisian",
+            rules=store.semantics == "rules",
+            frisian=store.variant.name == "frisian",
             slices=True,
             jobs=jobs,
         )
         for member, size in zip(members, sizes, strict=True):
-            _install_body(tables, member, size)
-            installed.append(tables.path(member))
+            _install_body(store, member, size)
+            installed.append(store.path(member))
     except BaseException:
         for table in installed:  # a class without its partner is no use to anyone
             table.unlink(missing_ok=True)
@@ -408,26 +476,23 @@ def build_by_slices(
     finally:
         for leftover in parts:
             leftover.unlink(missing_ok=True)
-    seconds = time.perf_counter() - started
-    for member in members:
-        tables.build_seconds[member] = seconds
-    return seconds
+    return time.perf_counter() - started
 
 
-def _install_body(tables: EndgameTables, member: Material, size: int) -> None:
+def _install_body(store: TableStore, member: Material, size: int) -> None:
     """Write the builder's ``.body`` of a class as its table file, with its header, without
     holding it in memory (a 6-piece class has up to 5.5 GB)."""
-    body = tables.path(member).with_suffix(".body")
+    body = store.path(member).with_suffix(".body")
     if not body.is_file() or body.stat().st_size != size:
         raise RulebookError(
             f"the endgame table builder left no complete table for {material_name(member)}",
             source=str(body),
         )
     try:
-        tablefile.install(body, tables.path(member), tables.fields(member))
+        tablefile.install(body, store.path(member), store.fields(member))
         body.unlink()
     except OSError as error:
         raise RulebookError(
             f"cannot write the table of {material_name(member)}: {error.strerror or error}",
-            source=str(tables.path(member)),
+            source=str(store.path(member)),
         ) from error
