@@ -53,6 +53,7 @@ LINKED = (
     "problems",
     "docs",
     "editions",
+    "diagrams",
     "scripts",
     "mkdocs.yml",
     "package.json",

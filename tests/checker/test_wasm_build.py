@@ -32,7 +32,7 @@ def test_a_source_the_compiler_refuses_is_a_located_error(
         pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
     broken = tmp_path / "prover.c"
     broken.write_text("int main(void) { return syntax error; }\n", encoding="utf-8")
-    monkeypatch.setattr(wasm.native, "PROVER_SOURCE", broken)
+    monkeypatch.setattr(wasm.binaries, "PROVER_SOURCE", broken)
     with pytest.raises(wasm.WasmBuildError) as raised:
         wasm.wasm_build(tmp_path)
     assert str(raised.value).startswith(f"{broken}: zig cc could not compile")

@@ -301,8 +301,9 @@ def _first_with(found: str) -> tuple[str, str, dict[str, Any]]:
     site = ProblemSite(REPOSITORY / "problems")
     for collection in site.collections:
         for entry in collection.entries:
-            record = site.record(entry)
-            assert record is not None
+            judged = site.record(entry)
+            assert judged is not None
+            record = judged.as_json()  # the stored record, as the site reads it back
             solution = record["solution"]
             assert isinstance(solution, dict)
             if (found == "cooks" and record["cooks"]) or (

@@ -132,7 +132,7 @@ def test_a_pasted_problem_with_a_cook_is_reported_incorrect(browser: Any, server
     site = ProblemSite(REPOSITORY / "problems")
     entry = site.entry("cat-d1", "12", where="test")  # S.M. van Eijk: three winning keys
     stored = site.record(entry)
-    assert stored is not None and stored["cooks"]
+    assert stored is not None and stored.cooks
     page = open_checker(browser, server)
     page.fill(".rb-paste", write_game(entry.game))
     page.click(".rb-load")
@@ -145,7 +145,7 @@ def test_a_pasted_problem_with_a_cook_is_reported_incorrect(browser: Any, server
     assert c_row.get_attribute("data-status") == "fail"
     assert "cook" in c_row.inner_text()
     record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
-    assert {cook["key"] for cook in record["cooks"]} >= {c["key"] for c in stored["cooks"]}
+    assert {cook["key"] for cook in record["cooks"]} >= {c.key for c in stored.cooks}
     page.context.close()
 
 

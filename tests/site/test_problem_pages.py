@@ -151,7 +151,7 @@ def test_the_contest_page_agrees_with_the_stored_verdicts(real_site: Site) -> No
         assert (int(number), html.unescape(name), grade) == (
             entry.number,
             entry.name,
-            record["grade"],
+            record.grade,
         )
 
 
@@ -173,8 +173,9 @@ def test_stored_verdicts_are_what_rulebook_check_says_now() -> None:
 
     for entry in entries:
         judgement = _judge(_Task(entry.game, entry.variant, 20.0, True, True, True, by_work=True))
-        stored = site.record(entry)
-        assert stored is not None
+        judged = site.record(entry)
+        assert judged is not None
+        stored = judged.as_json()
         now = judgement.as_json()
         assert now["grade"] == stored["grade"], entry.name
         assert now["winning_keys"] == stored["winning_keys"], entry.name

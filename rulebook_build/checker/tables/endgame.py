@@ -278,7 +278,7 @@ class EndgameTables:
         a, b, c, d = material
         if a + b + c + d > self.cached_pieces:
             return False
-        return self.store.in_cache(material) and self.store.in_cache((c, d, a, b))
+        return self.in_cache(material) and self.in_cache((c, d, a, b))
 
     def build_all(self) -> None:
         """Build (or load) every class."""
@@ -353,7 +353,7 @@ class EndgameTables:
     def table(self, material: Material) -> Values:
         table = self._values.get(material)
         if table is None:
-            table = self.store.load(material)
+            table = self._load(material)
             if table is None:
                 if not self.buildable(material):
                     raise RulebookError(
@@ -424,7 +424,7 @@ class EndgameTables:
         classes the pair leads to are built (each under its own lock) while this one is held:
         smaller classes only, so locks are always taken in one order."""
         with exclusive(self.store.folder(), pair_name(material)):
-            loaded = self.store.load(material)
+            loaded = self._load(material)
             if loaded is not None:  # another process built it meanwhile
                 self._values[material] = loaded
                 return
