@@ -45,9 +45,9 @@ def open_questions(problem: Problem) -> list[Question]:
             )
     others += problem.questions
     others = [q for q in _within(others, undecided) if q.criteria]
-    chosen = unique(keys + others)
-    rest = chosen[len(unique(keys)) :]
+    chosen = unique(keys + others)  # a move open as a key and in the walk is one key question
     picked = [q for q in chosen if q.kind == "key"]
+    rest = [q for q in chosen if q.kind != "key"]
     for name in undecided:  # one question for each undecided criterion first
         if any(name in q.criteria for q in picked):
             continue
