@@ -104,3 +104,18 @@ def test_a_claim_that_leaves_the_first_defence_unanswered_is_refused() -> None:
     assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
     assert search.native_problems == [STUCK]
     assert first not in search.table and root not in search.table
+
+
+def test_a_node_the_search_refuted_is_never_taken_as_proved() -> None:
+    """The walk may skip a node its own table already holds as proved, never one it holds as
+    refuted: a claimed proof through 19-24, which the Python search refuted, is turned down
+    there, and the refutation stays."""
+    root, (answered, unanswered) = two_defences()
+    search = ProofSearch(INTERNATIONAL)
+    assert search.prove(unanswered, seconds=60.0, node_limit=100_000).verdict == "refuted"
+    refuted = search.table[unanswered]
+    assert refuted[1] == 0
+    claim = Claim("proved", {key_of(answered): winning_choice(answered)})
+    assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
+    assert search.table[unanswered] == refuted
+    assert search.table.get(root, (1, 1))[0] != 0
