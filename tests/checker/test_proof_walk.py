@@ -26,7 +26,7 @@ from rulebook_build.checker.search import (
     child_node,
     root_node,
 )
-from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.movegen import generate
 from tests.checker.test_native_prover import Claim, Liar
 
@@ -119,3 +119,46 @@ def test_a_node_the_search_refuted_is_never_taken_as_proved() -> None:
     assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
     assert search.table[unanswered] == refuted
     assert search.table.get(root, (1, 1))[0] != 0
+
+
+CIRCLE = "the compiled search's tree goes round in a circle"
+
+
+def test_a_claimed_proof_that_goes_round_in_a_circle_is_refused() -> None:
+    """Fries Spel has no rule that ends a game going round in circles: three white kings
+    against a black king on 50 that has one move, to 45 and back, repeat the same node.  A
+    claimed proof whose choices only shuttle a king back and forth wins nothing, and the walk
+    must say so instead of taking the circle as closed."""
+    start = Position.from_squares(
+        white_kings=[34, 39, 44], black_kings=[50], white_to_move=False, variant=FRISIAN
+    )
+    black = root_node(FRISIAN, start.state())
+    (there,) = generate(FRISIAN, black[0])
+    white = child_node(FRISIAN, black, there)
+    for move in generate(FRISIAN, white[0]):
+        black_again = child_node(FRISIAN, white, move)
+        replies = generate(FRISIAN, black_again[0])
+        if len(replies) != 1:
+            continue
+        white_again = child_node(FRISIAN, black_again, replies[0])
+        back = [
+            m
+            for m in generate(FRISIAN, white_again[0])
+            if child_node(FRISIAN, white_again, m) == black
+        ]
+        if back:
+            break
+    else:
+        raise AssertionError("no circle from this position")
+    claim = Claim(
+        "proved",
+        {
+            key_of(white): binaries.pieces_of(black_again[0]),
+            key_of(white_again): binaries.pieces_of(black[0]),
+        },
+    )
+    search = ProofSearch(FRISIAN)
+    # a short deadline: a walk blind to circles would go round until it ran out of time
+    assert search._adopt(white, claim, deadline=time.perf_counter() + 10) is False
+    assert search.native_problems == [CIRCLE]
+    assert search.table.get(white, (1, 1))[0] != 0  # not taken as proved
