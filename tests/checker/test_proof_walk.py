@@ -162,3 +162,25 @@ def test_a_claimed_proof_that_goes_round_in_a_circle_is_refused() -> None:
     assert search._adopt(white, claim, deadline=time.perf_counter() + 10) is False
     assert search.native_problems == [CIRCLE]
     assert search.table.get(white, (1, 1))[0] != 0  # not taken as proved
+
+
+WRONG_LEAF = "the compiled search's tree ends in a wrong leaf"
+
+
+def test_a_claimed_proof_that_ends_where_white_has_lost_is_refused() -> None:
+    """White man 38, black man 29, White to move: 38-33 is answered by 29x38, and White has
+    nothing left.  A claim that 38-33 wins ends in a leaf the rules give to Black."""
+    start = Position.from_squares(white_men=[38], black_men=[29], white_to_move=True)
+    root = root_node(INTERNATIONAL, start.state())
+    losing = next(
+        child_node(INTERNATIONAL, root, move)
+        for move in generate(INTERNATIONAL, root[0])
+        if Position.from_state(INTERNATIONAL, child_node(INTERNATIONAL, root, move)[0])
+        .legal_moves()[0]
+        .is_capture
+    )
+    claim = Claim("proved", {key_of(root): binaries.pieces_of(losing[0])})
+    search = ProofSearch(INTERNATIONAL)
+    assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
+    assert search.native_problems == [WRONG_LEAF]
+    assert search.table.get(root, (1, 1))[0] != 0
