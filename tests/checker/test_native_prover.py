@@ -116,6 +116,30 @@ def test_a_compiled_proof_passes_the_walk(
     assert search.table[node] == (0, 10**9)
 
 
+def test_a_compiled_refutation_passes_the_walk_and_says_refuted(
+    tables: CheckerTables, prover: binaries.NativeProver
+) -> None:
+    """The word a checked compiled refutation comes back with is the one every caller reads (a
+    first move of international-05 that does not win, settled by the compiled search alone)."""
+    search = ProofSearch(INTERNATIONAL, tables=tables, prover=prover)
+    node = next(
+        n for n in first_moves(PROBLEMS / "international-05.pdn") if not is_the_key(n, tables)
+    )
+    first = search.prove(node, seconds=5.0)
+    assert first.verdict == "refuted"
+    assert search.nodes == 0 and search.native_nodes > 0 and not search.native_problems
+    assert search.table[node][1] == 0
+
+
+def test_the_compiled_searches_positions_are_added_up() -> None:
+    liar = Liar(Claim("undecided", nodes=7))
+    search = ProofSearch(INTERNATIONAL, prover=liar)
+    first, second = first_moves(PROBLEMS / "international-05.pdn")[:2]
+    search.prove(first, seconds=NATIVE_FROM_SECONDS + 0.5)
+    search.prove(second, seconds=NATIVE_FROM_SECONDS + 0.5)
+    assert liar.calls == 2 and search.native_nodes == 14
+
+
 def test_a_proof_larger_than_the_table_is_printed_whole(
     tables: CheckerTables, prover: binaries.NativeProver
 ) -> None:
