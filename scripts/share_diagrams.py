@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.site.fences import DRAUGHTS_INFO, FENCE  # noqa: E402
+from rulebook_build.site.fences import dedent, fences  # noqa: E402
 from rulebook_build.site.shared_diagrams import (  # noqa: E402
     SharedDiagram,
     read_shared,
@@ -64,47 +64,38 @@ def blocks_of(lines: list[str], shared: dict[str, SharedDiagram]) -> list[Block]
     """The ```` ```draughts ```` blocks of a page, in order."""
     found: list[Block] = []
     anchor: str | None = None
-    index = 0
-    while index < len(lines):
-        heading = ANCHOR.match(lines[index])
-        if heading:
-            anchor = heading["anchor"]
-        match = FENCE.match(lines[index])
-        if match is None or (match["fence"][0] == "`" and "`" in match["info"]):
-            index += 1
+    read = 0  # the lines before this index were looked at for headings
+    for fence in fences(lines):
+        for line in lines[read : fence.start]:
+            heading = ANCHOR.match(line)
+            if heading:
+                anchor = heading["anchor"]
+        read = fence.end + 1
+        if fence.kind != "draughts":
             continue
-        fence, indent = match["fence"], match["indent"]
-        end = index + 1
-        while end < len(lines) and not _closes(lines[end], fence):
-            end += 1
-        info = DRAUGHTS_INFO.match(match["info"])
-        if info and info["kind"].lower() == "draughts":
-            keys: dict[str, str] = {}
-            caption = name = None
-            for row in lines[index + 1 : end]:
-                text = row[len(indent) :] if row.startswith(indent) else row.lstrip()
-                if not text.strip():
-                    continue
-                key, _colon, value = text.partition(":")
-                key = key.strip().lower()
-                if key == "caption":
-                    caption = text.strip()
-                elif key == "diagram":
-                    name = value.strip()
-                else:
-                    keys[key] = value.strip()
-            if name is not None:
-                if name not in shared or keys:
-                    raise SystemExit(f"a block names '{name}', unknown or with other keys")
-                keys = dict(shared[name].keys)
-            found.append(Block(index + 1, end, indent, keys, caption, name, anchor, index + 1))
-        index = end + 1
+        keys: dict[str, str] = {}
+        caption = name = None
+        for row in lines[fence.start + 1 : fence.end]:
+            text = dedent(row, fence.indent)
+            if not text.strip():
+                continue
+            key, _colon, value = text.partition(":")
+            key = key.strip().lower()
+            if key == "caption":
+                caption = text.strip()
+            elif key == "diagram":
+                name = value.strip()
+            else:
+                keys[key] = value.strip()
+        if name is not None:
+            if name not in shared or keys:
+                raise SystemExit(f"a block names '{name}', unknown or with other keys")
+            keys = dict(shared[name].keys)
+        start = fence.start
+        found.append(
+            Block(start + 1, fence.end, fence.indent, keys, caption, name, anchor, start + 1)
+        )
     return found
-
-
-def _closes(line: str, fence: str) -> bool:
-    stripped = line.strip()
-    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
 
 
 def _new_id(anchor: str | None, taken: set[str]) -> str:

@@ -9,7 +9,8 @@ skipped whole, so a ```` ```draughts ```` example shown inside a longer fence st
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from markdown import Markdown
@@ -33,6 +34,44 @@ def _closes(line: str, fence: str) -> bool:
     return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
 
 
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A fenced block of a page's lines: where it opens and closes, its indent, and its kind
+    (``draughts``, ``draughts-problem``, ... in lower case; "" for another language's)."""
+
+    start: int
+    """The index of its opening line."""
+    end: int
+    """The index of its closing line (``len(lines)`` when it is never closed)."""
+    indent: str
+    kind: str
+
+
+def fences(lines: Sequence[str]) -> Iterator[Fence]:
+    """Every fenced block of ``lines``, in order; what lies inside one is never read as the
+    start of another (a ```` ```draughts ```` example shown inside a longer fence is text)."""
+    index = 0
+    while index < len(lines):
+        match = FENCE.match(lines[index])
+        if match is None or (match["fence"][0] == "`" and "`" in match["info"]):
+            index += 1
+            continue
+        fence, indent = match["fence"], match["indent"]
+        end = index + 1
+        while end < len(lines) and not _closes(lines[end], fence):
+            end += 1
+        info = DRAUGHTS_INFO.match(match["info"])
+        yield Fence(index, end, indent, info["kind"].lower() if info else "")
+        index = end + 1
+
+
+def dedent(line: str, indent: str) -> str:
+    """A line of a block without the block's indent."""
+    if line.startswith(indent):
+        return line[len(indent) :]
+    return line.lstrip(" \t")
+
+
 class DraughtsPreprocessor(Preprocessor):
     def __init__(
         self, md: Markdown, renderer: BlockRenderer, others: Mapping[str, BlockRenderer]
@@ -43,37 +82,20 @@ class DraughtsPreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
-        index = 0
-        while index < len(lines):
-            match = FENCE.match(lines[index])
-            if match is None or (match["fence"][0] == "`" and "`" in match["info"]):
-                out.append(lines[index])
-                index += 1
-                continue
-            fence, indent = match["fence"], match["indent"]
-            end = index + 1
-            while end < len(lines) and not _closes(lines[end], fence):
-                end += 1
-            info = DRAUGHTS_INFO.match(match["info"])
-            kind = info["kind"].lower() if info else ""
+        done = 0  # the lines before this index are in ``out``
+        for fence in fences(lines):
+            kind = fence.kind
             renderer = self.renderer if kind == "draughts" else self.others.get(kind)
             if renderer is None:
-                # another language's fence: keep it, and everything in it, untouched
-                out.extend(lines[index : end + 1])
-                index = end + 1
-                continue
-            body = [_dedent(line, indent) for line in lines[index + 1 : end]]
-            html = renderer("\n".join(body), index + 2, len(indent))
+                continue  # another language's fence: kept, and everything in it, untouched
+            out.extend(lines[done : fence.start])
+            body = [dedent(line, fence.indent) for line in lines[fence.start + 1 : fence.end]]
+            html = renderer("\n".join(body), fence.start + 2, len(fence.indent))
             placeholder = self.md.htmlStash.store(html)
-            out.extend(["", indent + placeholder, ""])
-            index = end + 1
+            out.extend(["", fence.indent + placeholder, ""])
+            done = fence.end + 1
+        out.extend(lines[done:])
         return out
-
-
-def _dedent(line: str, indent: str) -> str:
-    if line.startswith(indent):
-        return line[len(indent) :]
-    return line.lstrip(" \t")
 
 
 class DraughtsExtension(Extension):
