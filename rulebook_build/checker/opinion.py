@@ -20,6 +20,7 @@ questions the proof search did settle, and that rate is stated beside every opin
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,44 +110,6 @@ class Opinion:
         if self.square is not None:
             found["square"] = self.square
         return found
-
-    @classmethod
-    def from_json(cls, data: object) -> Opinion:
-        """The opinion ``as_json`` wrote; ``ValueError`` for anything else (a stored verdict
-        file edited by hand)."""
-        if not isinstance(data, dict):
-            raise ValueError("an opinion is a JSON object")
-        try:
-            kind, says = data["kind"], data["says"]
-            criteria = data["criteria"]
-            after, best = data["after"], data["line"]
-            numbers = [data[name] for name in ("score", "depth", "nodes", "budget")]
-            square = data.get("square")
-        except KeyError as missing:
-            raise ValueError(f"an opinion without {missing}") from None
-        if kind not in KIND_NAMES or says not in ("win", "no win"):
-            raise ValueError(f"an opinion of unknown kind {kind!r} or saying {says!r}")
-        if not isinstance(criteria, list) or not all(isinstance(c, str) for c in criteria):
-            raise ValueError("an opinion's criteria are a list of names")
-        if not isinstance(after, str) or not isinstance(best, str):
-            raise ValueError("an opinion's lines are text")
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-            raise ValueError("an opinion's score, depth, nodes and budget are whole numbers")
-        if square is not None and not isinstance(square, int):
-            raise ValueError("an opinion's square is a number")
-        score, depth, nodes, budget = numbers
-        return cls(
-            kind,
-            tuple(criteria),
-            tuple(after.split()),
-            says,
-            score,
-            depth,
-            nodes,
-            tuple(best.split()),
-            budget,
-            square,
-        )
 
     @property
     def game_end(self) -> int | None:
@@ -258,6 +221,7 @@ class Calibration:
         return 100.0 * self.agreed / self.asked if self.asked else 0.0
 
 
+@functools.cache
 def calibration() -> Calibration | None:
     """The rate measured last (``calibration.json`` beside this module), or None before the
     first measurement."""

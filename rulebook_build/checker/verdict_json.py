@@ -23,7 +23,7 @@ from rulebook_build.checker.grade import (
     Try,
 )
 from rulebook_build.checker.messages import Argument
-from rulebook_build.checker.opinion import Opinion
+from rulebook_build.checker.opinion import KIND_NAMES, Kind, Opinion, Says
 
 T = TypeVar("T")
 STATUSES: Final = ("pass", "remark", "fail", "undecided")
@@ -154,15 +154,29 @@ def judgement_from_json(data: object, where: str = "verdict") -> Judgement:
             Try(item.text("key"), _moves(item.text("line")), item.text("refutation"))
             for item in record.items("tries")
         ],
-        opinions=[_opinion(item) for item in record.items("opinions")]
+        opinions=[opinion_from_json(item.data, item.where) for item in record.items("opinions")]
         if "opinions" in record.data
         else [],
     )
     return judgement
 
 
-def _opinion(record: _Record) -> Opinion:
-    try:
-        return Opinion.from_json(record.data)
-    except ValueError as error:
-        raise ValueError(f"{record.where}: {error}") from None
+def opinion_from_json(data: object, where: str = "opinion") -> Opinion:
+    """The ``Opinion`` whose ``as_json`` is ``data``; ``ValueError`` naming the first field
+    that is not what the checker writes."""
+    record = _Record(data, where)
+    square = record.data.get("square")
+    if square is not None and (not isinstance(square, int) or isinstance(square, bool)):
+        raise ValueError(f"{where}.square: unexpected value {square!r}")
+    return Opinion(
+        cast(Kind, record.one_of("kind", KIND_NAMES)),
+        tuple(record.texts("criteria")),
+        _moves(record.text("after")),
+        cast(Says, record.one_of("says", ("win", "no win"))),
+        record.number("score"),
+        record.number("depth"),
+        record.number("nodes"),
+        _moves(record.text("line")),
+        record.number("budget"),
+        square,
+    )
