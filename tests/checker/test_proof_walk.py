@@ -26,7 +26,7 @@ from rulebook_build.checker.search import (
     child_node,
     root_node,
 )
-from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
 from rulebook_build.rules.movegen import generate
 from tests.checker.test_native_prover import Claim, Liar
 
@@ -184,3 +184,60 @@ def test_a_claimed_proof_that_ends_where_white_has_lost_is_refused() -> None:
     assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
     assert search.native_problems == [WRONG_LEAF]
     assert search.table.get(root, (1, 1))[0] != 0
+
+
+# ---------------------------------------------------------------- refutations and repetition cuts
+def two_white_moves(variant: Variant) -> tuple[Node, list[Node]]:
+    """White man 33 against a black man on 3, White to move: 33-28 and 33-29, each followed
+    by a Black move (the black man is far away, so no line ends at once)."""
+    start = Position.from_squares(
+        white_men=[33], black_men=[3], white_to_move=True, variant=variant
+    )
+    root = root_node(variant, start.state())
+    return root, [child_node(variant, root, move) for move in generate(variant, root[0])]
+
+
+def test_a_fries_spel_refutation_is_not_trusted_unless_it_was_walked() -> None:
+    """Fries Spel's search cuts lines at a repetition, so a refutation in its table may rest
+    on such a cut.  A compiled refutation walked through a node held as refuted must walk it
+    again, unless an earlier walk checked it: here the claim has no Black choice there, so the
+    walk is refused.  International has no cuts: there the held refutation is trusted."""
+    root, children = two_white_moves(FRISIAN)
+    assert len(children) == 2
+    claim = Claim("refuted")  # chooses no Black move anywhere
+    search = ProofSearch(FRISIAN)
+    assert search.cut_repetitions
+    for child in children:
+        search.table[child] = (INFINITY, 0)
+    assert search._adopt(root, claim, deadline=time.perf_counter() + 600) is False
+    assert search.native_problems == [STUCK]
+    assert root not in search.table
+
+    walked = ProofSearch(FRISIAN)
+    for child in children:
+        walked.table[child] = (INFINITY, 0)
+        walked.checked_refutations.add(child)  # as a compiled tree's walk leaves them
+    assert walked._adopt(root, claim, deadline=time.perf_counter() + 600) is True
+    assert walked.native_problems == []
+    assert walked.table[root] == (INFINITY, 0)
+
+    root, children = two_white_moves(INTERNATIONAL)
+    exact = ProofSearch(INTERNATIONAL)
+    assert not exact.cut_repetitions
+    for child in children:
+        exact.table[child] = (INFINITY, 0)
+    assert exact._adopt(root, claim, deadline=time.perf_counter() + 600) is True
+
+
+def test_a_walked_fries_spel_refutation_is_remembered_as_checked() -> None:
+    """The nodes of a compiled refutation that passed the walk are remembered as checked, so a
+    later walk through them trusts them instead of walking them again."""
+    root, children = two_white_moves(FRISIAN)
+    search = ProofSearch(FRISIAN)
+    for child in children:
+        search.table[child] = (INFINITY, 0)
+        search.checked_refutations.add(child)
+    assert root not in search.checked_refutations
+    assert search._adopt(root, Claim("refuted"), deadline=time.perf_counter() + 600) is True
+    assert search.table[root] == (INFINITY, 0)
+    assert root in search.checked_refutations
