@@ -14,12 +14,12 @@ from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
-from rulebook_build.checker.criteria.second import criterion_c, find_cooks
+from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria, white_ahead
 from rulebook_build.checker.grade import Cook
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
-from rulebook_build.checker.search import ProofSearch, root_node
+from rulebook_build.checker.search import ProofSearch, SearchResult, root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
@@ -637,3 +637,98 @@ def test_g_without_a_black_capture_reads_the_whole_solution() -> None:
     g = criterion_g(problem)
     assert (g.status, g.message) == ("remark", "g_remark")
     assert g.args == {"line": "12-7 9-14", "moves": "7-2 / 7-1"}
+
+
+# ------------------------------------------------------------------ E: moves in the other order
+
+
+def e_problem(text: str) -> Problem:
+    games, errors = read_pdn(text, source="<test>")
+    assert not errors
+    problem = bare_problem(games[0].fen or "", replay(games[0], variant=INTERNATIONAL))
+    problem.judgement.white_wins = "proved"
+    return problem
+
+
+SWAPPED = '[FEN "W:W12,34,48:B5,20"]\n\n1. 34-29 5-10 2. 12-7 *\n'
+"""34-29 and 12-7 win in either order (the interchangeable problem of unsound.pdn)."""
+THREE_MOVES = '[FEN "W:W12,34,48:B5,20"]\n\n1. 48-43 5-10 2. 34-29 10-14 3. 12-7 *\n'
+"""Three White moves, each pair of neighbours playable in the other order."""
+
+
+def test_e_fails_on_two_white_moves_that_win_in_the_other_order() -> None:
+    e = criterion_e(e_problem(SWAPPED))
+    assert (e.status, e.message, dict(e.args)) == (
+        "fail",
+        "e_fail",
+        {"pairs": [["34-29", "12-7"]]},
+    )
+    # A3: the second White move (1x31) cannot be played first, nor 11x13 before 1x31
+    a3 = criterion_e(e_problem(A3))
+    assert (a3.status, a3.message, dict(a3.args)) == ("pass", "e_pass", {})
+
+
+def test_e_needs_a_proved_win_and_a_solution() -> None:
+    problem = e_problem(SWAPPED)
+    problem.judgement.white_wins = "undecided"
+    assert (criterion_e(problem).status, criterion_e(problem).message) == (
+        "undecided",
+        "no_solution",
+    )
+    problem.judgement.white_wins, problem.replayed = "proved", None
+    assert (criterion_e(problem).status, criterion_e(problem).message) == (
+        "undecided",
+        "no_solution",
+    )
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "status", "message", "args", "asked"),
+    [
+        (["refuted", "refuted"], "pass", "e_pass", {}, []),
+        (["undecided", "refuted"], "undecided", "e_undecided", {}, [("34-29",)]),
+        (
+            ["undecided", "undecided"],
+            "undecided",
+            "e_undecided",
+            {},
+            [("34-29",), ("48-43", "5-10", "12-7")],
+        ),
+        # a pair that wins is a fault whatever else stayed open
+        (["undecided", "proved"], "fail", "e_fail", {"pairs": [["34-29", "12-7"]]}, [("34-29",)]),
+    ],
+)
+def test_e_asks_each_pair_of_neighbouring_white_moves_in_the_other_order(
+    monkeypatch: pytest.MonkeyPatch,
+    verdicts: list[str],
+    status: str,
+    message: str,
+    args: dict[str, object],
+    asked: list[tuple[str, ...]],
+) -> None:
+    problem = e_problem(THREE_MOVES)
+    given = iter(verdicts)
+    budgets: list[float] = []
+    nodes: list[object] = []
+
+    def prove(node: object, *, seconds: float) -> SearchResult:
+        budgets.append(seconds)
+        nodes.append(node)
+        return SearchResult(next(given), 1, 0.0)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(problem.search, "prove", prove)
+    e = criterion_e(problem)
+    assert (e.status, e.message, dict(e.args)) == (status, message, args)
+    assert next(given, None) is None  # both pairs were asked
+    # E's share: a fifth of the time left (one second of counted work here)
+    assert budgets == [pytest.approx(0.2)] * 2
+    # the first pair: 34-29 played at the start instead of 48-43
+    start = problem.position
+    (early,) = [m for m in start.legal_moves() if move_notation(start, m) == "34-29"]
+    assert nodes[0] == root_node(INTERNATIONAL, start.play(early).state())
+    # each undecided pair leaves a question for the engine: the moves up to it, the swap last
+    assert [(q.kind, q.criteria, q.line) for q in problem.questions] == [
+        ("swap", ("E",), line) for line in asked
+    ]
+    for question in problem.questions:
+        assert question.node == root_node(INTERNATIONAL, question.position.state())
