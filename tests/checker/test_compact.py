@@ -202,3 +202,37 @@ def test_a_compact_file_with_a_matching_checksum_but_bad_contents_is_never_trust
         again = checker_tables(INTERNATIONAL, cache_dir=tmp_path / change.__name__)
         assert again.probe(state) == expected is not None
         assert again.pure.path(material).is_file()
+
+
+def garbage(body: bytearray, blocks: int) -> None:
+    """A sound index over streams that do not unpack: refused when a block is read."""
+    start = 8 * (blocks + 1)
+    body[start:] = bytes(len(body) - start)
+
+
+def test_a_compact_class_whose_blocks_do_not_unpack_stays_refused_for_the_run(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A compact file that passes its checksum, with a sound index over blocks that do not
+    unpack, is found out only when a block is read.  The probe then answers "not covered",
+    the file is moved aside with the reason in the log, and the class stays refused for the
+    rest of the run: the same position probed again gets the same answer, so one search never
+    sees two values for it (a later run builds the class again, as the test above shows)."""
+    material = (1, 1, 0, 1)
+    state = (1 << 20, 1 << 30, 0, 1 << 45, True)
+    built = copied(INTERNATIONAL, tmp_path)
+    built.pack(material)
+    path = built.pure.compact_path(material)
+    for kind in (built.pure, built.rules):
+        kind.path(material).unlink()
+    rewritten(path, garbage)
+    fresh = checker_tables(INTERNATIONAL, cache_dir=tmp_path)
+    with caplog.at_level("WARNING"):
+        assert fresh.pure.probe(state) is None
+    assert not path.exists() and path.with_name(path.name + tablefile.DAMAGED).exists()
+    (record,) = [r for r in caplog.records if "damaged endgame table refused" in r.message]
+    reason = record.message.split("refused: ", 1)[1].split("; moved aside", 1)[0]
+    assert len(reason) > 10 and "None" not in reason, reason
+    assert fresh.pure.supports(material) is False
+    assert fresh.pure.probe(state) is None  # not built again within the run
+    assert not built.pure.path(material).exists()

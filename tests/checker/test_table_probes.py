@@ -5,6 +5,8 @@ mutants of ``benchmarks/mutation.py checker/tables/endgame.py`` that survived th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulebook_build.checker.tables.endgame import EndgameTables, Outcome
@@ -118,3 +120,15 @@ def test_only_tables_with_the_count_rules_answer_probe_rules(
         INTERNATIONAL, max_pieces=2, semantics="rules", cache_dir=tmp_path_factory.mktemp("rules")
     )
     assert counted.probe_rules(kings) == counted.probe(kings) is not None
+
+
+def test_a_side_alone_that_cannot_move_has_lost(tmp_path: Path) -> None:
+    """A side whose opponent has no pieces wins at once if it can move; one that cannot move
+    has lost (KNDB art. 8a) even then.  White kings on 1-5 and men on 6-10 block each other
+    (each man's way up is a king, each king's way down a man): ten pieces, so the tables are
+    asked with max_pieces 10 (no table is built: a side alone needs none)."""
+    tables = EndgameTables(INTERNATIONAL, max_pieces=10, cache_dir=tmp_path)
+    blocked = state(own_men=(6, 7, 8, 9, 10), own_kings=(1, 2, 3, 4, 5))
+    assert tables.probe(blocked) == LOST_NOW
+    free = state(own_men=(6, 7, 8, 9, 10), own_kings=(1, 2, 3, 4, 50))
+    assert tables.probe(free) == WIN_NOW
