@@ -113,3 +113,39 @@ def test_b1_is_undecided_when_the_search_gives_up(monkeypatch: pytest.MonkeyPatc
 def test_b1_fails_only_after_trying_every_route() -> None:
     # International: the man on 1 came from nowhere (6 and 7 are White's, nothing was taken)
     assert check_reachable(parse_fen("W:W6,7:B1", variant=INTERNATIONAL)).status == "fail"
+
+
+def _reaches(before: Position, position: Position) -> bool:
+    return any(
+        _placement(before.play(move)) == _placement(position) for move in before.legal_moves()
+    )
+
+
+def test_b1_plays_exactly_max_candidates_before_it_gives_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """White men 11 and 27, black men 21 and 42: Black's last move was 22x42 (over 32), the
+    eleventh candidate B1 tries (quiet moves first, then single captures).  With room for
+    eleven candidates it is found; with ten B1 gives up, and says so."""
+    position = Position.from_squares(
+        white_men=[11, 27], black_men=[21, 42], white_to_move=True, variant=INTERNATIONAL
+    )
+    candidates = list(legality._candidates(position))
+    found = next(i for i, before in enumerate(candidates, start=1) if _reaches(before, position))
+    assert found == 11 < len(candidates)
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", found)
+    assert find_last_black_move(position) == "22x42"
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", found - 1)
+    with pytest.raises(legality.SearchTooLarge):
+        find_last_black_move(position)
+
+
+def test_b1_reads_captures_back_however_many_black_pieces_there_are() -> None:
+    """Twenty black men on 1-20 cannot have made a quiet last move (each man's square above it
+    is taken or off the board), so one of them arrived by a capture: 27x16 over 21, say.  How
+    many captures B1 walks back is bounded by the white pieces that can be missing (20 less
+    White's), never by Black's count."""
+    position = parse_fen("W:W50:B" + ",".join(str(s) for s in range(1, 21)), variant=INTERNATIONAL)
+    report = check_reachable(position)
+    assert (report.status, report.message) == ("pass", "b1_pass")
+    assert report.last_move is not None and "x" in report.last_move
