@@ -146,6 +146,12 @@ MODULES: tuple[Module, ...] = (
     ),
     Module("site/problems.py", ("tests/site/test_escaping.py",), ("markdown_literal",)),
     Module("render/svg.py", ("tests/render/test_escaping.py", "tests/render/test_svg.py")),
+    # the escaping helpers of the diagrams' and the solution player's HTML
+    Module(
+        "render/html.py",
+        ("tests/render/test_escaping.py",),
+        ("_label", "_caption", "_json_script", "_moves_html", "_line_html"),
+    ),
     Module("rules/drawrules.py", ("tests/rules/",)),
 )
 

@@ -7,6 +7,7 @@ engine, their solutions written as a composer would, and settled within a second
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from rulebook_build.checker.analysis import (
     DUAL_KINDS,
     LEVEL,
     Clock,
+    Dual,
     SolutionWalker,
     _Cursor,
     ended,
@@ -25,7 +27,7 @@ from rulebook_build.checker.analysis import (
 )
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.judge import Judge, Judgement
-from rulebook_build.checker.search import ProofSearch
+from rulebook_build.checker.search import ProofSearch, SearchResult, root_node
 from rulebook_build.checker.tables.endgame import EndgameTables
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.cli import main
@@ -348,3 +350,75 @@ def test_the_clock_of_a_judgement_counts_down_on_its_timer() -> None:
     assert clock.budget(0.5) == pytest.approx(0.02)  # never past the end
     work.spent = 3.0
     assert clock.left() == 0.0 and clock.budget(0.5) == 0.0
+
+
+# ------------------------------------------------------------------ settling the open moves
+@dataclass
+class Scripted:
+    """A proof search that gives each node the verdicts of a script, one per question, and
+    spends a tenth of the seconds it is given on the judgement's work timer."""
+
+    timer: Work
+    answers: dict[object, list[str]]
+    asked: list[tuple[object, float]] = field(default_factory=list)
+
+    def prove(self, node: object, *, seconds: float) -> SearchResult:
+        self.asked.append((node, seconds))
+        self.timer.spent += seconds / 10
+        return SearchResult(self.answers[node].pop(0), 1, seconds)  # type: ignore[arg-type]
+
+
+def open_turn(answers: dict[str, list[str]]) -> tuple[SolutionWalker, Scripted, list[object]]:
+    """A walker with one White turn (31-26 chosen, 32-27 and 32-28 open), ten seconds of work
+    on its clock, and a search that answers the open moves from ``answers``."""
+    start = Position.from_squares(white_men=[31, 32], black_men=[5])
+    work = Work()
+    nodes = {n: root_node(INTERNATIONAL, play(start, n).state()) for n in answers}
+    search = Scripted(work, {nodes[n]: list(v) for n, v in answers.items()})
+    walker = SolutionWalker(INTERNATIONAL, search, frozenset(), Clock(10.0, work))  # type: ignore[arg-type]
+    chosen = move(start, "31-26")
+    turn = analysis._Turn(start, (), "main", chosen, [chosen])
+    turn.open = [(move(start, n), nodes[n]) for n in answers]
+    walker._turns.append(turn)
+    return walker, search, list(nodes.values())
+
+
+def test_settling_shares_the_time_left_among_the_open_moves_and_records_what_it_settles() -> None:
+    walker, search, (n27, n28) = open_turn({"32-27": ["proved"], "32-28": ["refuted"]})
+    walker.settle(until=4.0)
+    # the four seconds to the end shared between the two: 2.0 each (the first spends 0.2)
+    assert search.asked == [(n27, pytest.approx(2.0)), (n28, pytest.approx(3.8))]
+    (turn,) = walker._turns
+    assert turn.open == []
+    assert [move_notation(turn.position, m) for m in turn.winners] == ["31-26", "32-27"]
+    assert walker.result.duals == [Dual((), ("31-26", "32-27"), "cook", on_main=True)]
+    assert walker.result.open_moves == 0 and walker.result.open_list == []
+
+
+def test_a_move_that_stays_open_is_asked_once_a_pass() -> None:
+    walker, search, (n27, n28) = open_turn(
+        {"32-27": ["undecided"] * analysis.SETTLE_PASSES, "32-28": ["refuted"]}
+    )
+    walker.settle(until=100.0)  # the clock's ten seconds end first
+    assert [node for node, _ in search.asked] == [n27, n28] + [n27] * (analysis.SETTLE_PASSES - 1)
+    # each question has the time left shared among the questions of its pass still to come
+    assert [seconds for _, seconds in search.asked] == pytest.approx([5.0, 9.5, 8.55, 7.695])
+    assert walker.result.open_moves == 1
+    assert [o.line for o in walker.result.open_list] == [("32-27",)]
+    assert walker.result.duals == []
+
+
+@pytest.mark.parametrize(
+    ("until", "seconds"),
+    [
+        (0.05, []),  # a twentieth of a second left: nothing is asked
+        (0.06, [0.06, 0.054]),  # never past the end, though a walk's move gets 0.5 s
+        (1.0, [0.5, 0.95]),  # at least 0.5 s (WALK_MOVE_SECONDS), then what is left
+    ],
+)
+def test_settling_stops_when_no_more_than_a_twentieth_of_a_second_is_left(
+    until: float, seconds: list[float]
+) -> None:
+    walker, search, _nodes = open_turn({"32-27": ["refuted"], "32-28": ["refuted"]})
+    walker.settle(until=until)
+    assert [given for _node, given in search.asked] == pytest.approx(seconds)
