@@ -128,3 +128,47 @@ def test_a_player_shows_its_caption_and_line_labels_as_written(text: str) -> Non
     data = json.loads(only(tree, "script.rb-player-data").text())
     assert data["lines"][1]["label"] == text
     assert shape(html) == shape(player("x"))
+
+
+def test_an_alternative_line_is_written_out_for_a_page_without_script() -> None:
+    """Without a script the reader sees each alternative line written out: its name, its
+    sentence (none: the name alone), its moves and the position it leads to, described in the
+    page's language, with ids of its own."""
+    spec = parse_diagram(f"position: {POSITION}\nmoves: 32x12 27-31")
+    start = Position.from_squares(white_men=[32], black_men=[18, 27, 28])
+    first = resolve_move(start, "32x12")
+    second = resolve_move(start.play(first), "27-31")
+    lines = [
+        Line(label="Dual", sentence="", moves=(first, second)),
+        Line(label="Cook", sentence="Black & White", moves=(first,)),
+    ]
+    html = player_html(spec, lang="fy", id_prefix="p7", lines=lines)
+    tree = LexborHTMLParser(f"<!doctype html><body>{html}</body>")
+    dual, cook = tree.css(".rb-player-alt")
+    assert dual.css_first("p").html == "<p><strong>Dual</strong>.</p>"
+    assert cook.css_first("p").text() == "Cook. Black & White"
+    assert dual.css_first(".rb-player-alt-moves").text() == "1. 32x12 27-31"
+    assert cook.css_first(".rb-player-alt-moves").text() == "1. 32x12"
+    ids = [node.attributes["id"] for node in tree.css("[id]")]
+    assert len(ids) == len(set(ids))  # every id once in the page
+    for alt, moves in ((dual, (first, second)), (cook, (first,))):
+        final = start
+        for move in moves:
+            final = final.play(move)
+        # the position described in the page's language (Frisian), not the default (Dutch)
+        described = {
+            lang: xml_of(board_svg(final, lang=lang, standalone=False)).find(f"{SVG}desc")
+            for lang in ("fy", "nl")
+        }
+        assert described["fy"] is not None and described["nl"] is not None
+        assert described["fy"].text != described["nl"].text
+        assert alt.css_first("svg desc").text().startswith(described["fy"].text or "?")
+        assert all(str(i).startswith("p7") for i in (n.attributes["id"] for n in alt.css("[id]")))
+
+
+def test_a_figure_without_a_caption_has_no_caption() -> None:
+    html = static_html(parse_diagram(f"position: {POSITION}"), lang="en", id_prefix="d2")
+    figure = only(LexborHTMLParser(f"<!doctype html><body>{html}</body>"), "figure")
+    # the board alone: no caption, no text beside it
+    assert [child.tag for child in figure.iter()] == ["svg"]
+    assert figure.text(deep=False).strip() == ""
