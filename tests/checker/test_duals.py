@@ -422,3 +422,29 @@ def test_settling_stops_when_no_more_than_a_twentieth_of_a_second_is_left(
     walker, search, _nodes = open_turn({"32-27": ["refuted"], "32-28": ["refuted"]})
     walker.settle(until=until)
     assert [given for _node, given in search.asked] == pytest.approx(seconds)
+
+
+class Undecided(ProofSearch):
+    """A proof search that settles nothing."""
+
+    def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
+        return SearchResult("undecided", 0, 0.0)
+
+
+@pytest.mark.parametrize("until", [5.0, 0.0])
+def test_the_deviations_are_walked_for_information_only(until: float) -> None:
+    """A line where Black deviated from the published tree is walked when the rest is done, and
+    what stays open there leaves nothing undecided: not C, not the walk (``complete``)."""
+    position = parse_fen("W:W31,32:B5,6")
+    work = Work()
+    walker = SolutionWalker(
+        INTERNATIONAL, Undecided(INTERNATIONAL, timer=work), frozenset(), Clock(10.0, work)
+    )
+    walker.start_pieces = 4
+    walker.result.deviations = [(root_node(INTERNATIONAL, position.state()), position, ("x",))]
+    walker.walk_deviations(until)
+    assert walker.result.positions == (1 if until else 0)  # until the deadline given
+    assert walker.result.deviations == []
+    assert walker.result.undecided == 0 and walker.result.open_moves == 0
+    assert walker.result.open_list == [] and walker.result.complete is True
+    assert walker.result.stopped is None
