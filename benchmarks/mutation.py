@@ -149,7 +149,7 @@ MODULES: tuple[Module, ...] = (
     # the escaping helpers of the diagrams' and the solution player's HTML
     Module(
         "render/html.py",
-        ("tests/render/test_escaping.py",),
+        ("tests/render/test_escaping.py", "tests/render/test_svg.py"),
         ("_label", "_caption", "_json_script", "_moves_html", "_line_html"),
     ),
     Module("rules/drawrules.py", ("tests/rules/",)),
