@@ -328,7 +328,7 @@ def without_mutmut_section(text: str) -> str:
 def module_folder(module: Module, base: Path, resume: bool = False) -> Path:
     folder = base / re.sub(r"[^\w.-]+", "_", module.path)
     if resume and (folder / "mutants").is_dir():
-        return folder  # mutmut goes on with the mutants it has not run (and any changed since)
+        return folder  # run_module gives mutmut only the mutants not killed yet
     if folder.exists():
         shutil.rmtree(folder)  # a run starts afresh: mutmut would keep old results
     folder.mkdir(parents=True)
@@ -362,10 +362,19 @@ def run_module(
     module: Module, base: Path, max_children: int, show: bool, resume: bool = False
 ) -> Counter[str]:
     folder = module_folder(module, base, resume)
-    started = time.monotonic()
-    done = mutmut(folder, "run", "--max-children", str(max_children), *module.mutant_patterns())
-    minutes = (time.monotonic() - started) / 60
     patterns = module.mutant_patterns()
+    chosen = patterns
+    if resume and (folder / "mutants").is_dir():
+        # mutmut runs every mutant it is given by name: give it those not yet killed (not
+        # run yet, survived, without tests), so survivors meet the tests as they are now
+        chosen = sorted(
+            name
+            for name, status in statuses(folder).items()
+            if status not in KILLED and any(fnmatch.fnmatchcase(name, p) for p in patterns)
+        )
+    started = time.monotonic()
+    done = mutmut(folder, "run", "--max-children", str(max_children), *chosen)
+    minutes = (time.monotonic() - started) / 60
     found = {
         name: status
         for name, status in statuses(folder).items()
@@ -466,7 +475,8 @@ def main() -> int:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="with --keep: go on with a stopped run's mutants instead of starting afresh",
+        help="with --keep: run again only the mutants a stopped or earlier run did not kill "
+        "(not run yet, survived, without tests), against the tests as they are now",
     )
     options = parser.parse_args()
     if options.list:
