@@ -12,7 +12,7 @@ import pytest
 
 from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
 from rulebook_build.checker.budget import Work
-from rulebook_build.checker.criteria import Problem
+from rulebook_build.checker.criteria import Problem, second
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria, white_ahead
@@ -732,3 +732,34 @@ def test_e_asks_each_pair_of_neighbouring_white_moves_in_the_other_order(
     ]
     for question in problem.questions:
         assert question.node == root_node(INTERNATIONAL, question.position.state())
+
+
+def test_e_goes_on_past_a_pair_that_cannot_be_swapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """48-43 then 43-39: the second cannot come first (no man on 43 yet); E goes on to the
+    next pair, 43-39 and 12-7, which can."""
+    problem = e_problem('[FEN "W:W12,34,48:B5,20"]\n\n1. 48-43 5-10 2. 43-39 10-14 3. 12-7 *\n')
+    asked: list[object] = []
+
+    def prove(node: object, *, seconds: float) -> SearchResult:
+        asked.append(node)
+        return SearchResult("proved", 1, 0.0)
+
+    monkeypatch.setattr(problem.search, "prove", prove)
+    e = criterion_e(problem)
+    assert len(asked) == 1
+    assert (e.status, e.message, dict(e.args)) == ("fail", "e_fail", {"pairs": [["43-39", "12-7"]]})
+
+
+def test_c_reads_a_cooks_line_only_as_far_as_combination_plies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line of a cook is read COMBINATION_PLIES deep (to tell whether it is itself a
+    combination); what C shows of it is at most that much."""
+    problem = bare_problem("W:W12,18:B9,25", None)
+    for _raw, child in problem.search.expand(problem.root):
+        problem.search.prove(child, seconds=3.0)
+    problem.judgement.winning_keys = ["12-7", "12-8"]
+    problem.judgement.solution.key = "12-7"
+    monkeypatch.setattr(second, "COMBINATION_PLIES", 2)
+    (cook,) = find_cooks(problem)
+    assert cook.line[:1] == ("12-8",) and len(cook.line) == 2
