@@ -14,6 +14,7 @@ from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.criteria import Problem, second
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
+from rulebook_build.checker.criteria.idle import IdleMen, without
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria, white_ahead
 from rulebook_build.checker.grade import Cook
@@ -763,3 +764,33 @@ def test_c_reads_a_cooks_line_only_as_far_as_combination_plies(
     monkeypatch.setattr(second, "COMBINATION_PLIES", 2)
     (cook,) = find_cooks(problem)
     assert cook.line[:1] == ("12-8",) and len(cook.line) == 2
+
+
+# ------------------------------------------------------------------ D: the question of one man
+
+
+def test_d_asks_whether_the_key_still_wins_without_the_man() -> None:
+    """What D leaves open about a man becomes a question for the engine: the composer's key
+    played in the problem without that man (the position after it, and its node)."""
+    problem = e_problem(SWAPPED)  # W:W12,34,48:B5,20, key 34-29
+    smaller = without(problem.position, 48)
+    assert smaller is not None
+    assert problem.replayed is not None
+    idle = IdleMen(lambda: ProofSearch(INTERNATIONAL))
+    question = idle._question(problem, problem.replayed, 48, smaller)
+    (key,) = [m for m in smaller.legal_moves() if move_notation(smaller, m) == "34-29"]
+    assert (question.kind, question.criteria, question.line, question.square) == (
+        "idle",
+        ("D",),
+        ("34-29",),
+        48,
+    )
+    assert question.position == smaller.play(key)
+    assert 48 not in question.position.pieces() and 29 in question.position.pieces()
+    search = idle.searches[48]  # the smaller problem's own search, kept for the next round
+    children = {
+        to_move(raw): child
+        for raw, child in search.expand(root_node(INTERNATIONAL, smaller.state()))
+    }
+    assert question.node == children[key]
+    assert question.node[0] == question.position.state()
