@@ -108,6 +108,11 @@ def test_b1_is_undecided_when_the_search_gives_up(monkeypatch: pytest.MonkeyPatc
     )
     with pytest.raises(legality.SearchTooLarge):
         find_last_black_move(position)
+    # the routes themselves are bounded too: walking them back stops with the same number
+    with pytest.raises(legality.SearchTooLarge) as too_many:
+        for _candidate in legality._candidates(position):
+            pass
+    assert too_many.value.args == (50,)
 
 
 def test_b1_fails_only_after_trying_every_route() -> None:
