@@ -18,6 +18,7 @@ from rulebook_build.checker.analysis import (
     LEVEL,
     Clock,
     Dual,
+    OpenMove,
     SolutionWalker,
     _Cursor,
     ended,
@@ -35,6 +36,7 @@ from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.notation.replay import move_notation, replay
 from rulebook_build.rules import INTERNATIONAL, Move, Position
+from rulebook_build.rules.position import to_move
 
 
 @pytest.fixture(scope="module")
@@ -448,3 +450,142 @@ def test_the_deviations_are_walked_for_information_only(until: float) -> None:
     assert walker.result.undecided == 0 and walker.result.open_moves == 0
     assert walker.result.open_list == [] and walker.result.complete is True
     assert walker.result.stopped is None
+
+
+# ------------------------------------------------------------------ the walk, with verdicts given
+class Given(ProofSearch):
+    """A proof search whose verdicts the test gives: ``answer`` of the position after each
+    White move asked about (by the line of moves to it); each question spends ``cost``
+    seconds of work."""
+
+    def __init__(self, answers: dict[tuple[str, ...], str], timer: Work, cost: float) -> None:
+        super().__init__(INTERNATIONAL, timer=timer)
+        self.answers = answers
+        self.cost = cost
+        self.asked: list[float] = []
+
+    def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
+        self.asked.append(seconds)
+        self.timer.spent += self.cost  # type: ignore[attr-defined]
+        return SearchResult(self.answers.get(self.lines[node], "refuted"), 1, 0.0)  # type: ignore[arg-type,index]
+
+
+WALKED = problem("W:W12,18:B9,25", "1. 12-7 9-13 2. 18x9")
+"""White's first turn: 12-7 (the key), 12-8 and 18-13; Black then has 9-13, 9-14, 25-30."""
+
+
+def given_walk(
+    answers: dict[tuple[str, ...], str],
+    seconds: float = 10.0,
+    deadline: float | None = None,
+    cost: float = 0.01,
+) -> tuple[SolutionWalker, Given, Position, dict[str, object]]:
+    """Walk WALKED with the verdicts ``answers`` (by the line of moves to the position asked
+    about; "refuted" where none is given).  Returns the walker, the search, the start position
+    and the nodes after each first move."""
+    games, errors = read_pdn(WALKED, source="<test>")
+    assert not errors
+    replayed = replay(games[0], variant=INTERNATIONAL)
+    start = parse_fen(games[0].fen or "")
+    work = Work()
+    search = Given(answers, work, cost)
+    root = root_node(INTERNATIONAL, start.state())
+    # the line of every node the walk can ask about: the first moves, then after 12-7 9-13
+    search.lines = {}  # type: ignore[attr-defined]
+    firsts = {}
+    for raw, child in search.expand(root):
+        notation = move_notation(start, to_move(raw))
+        search.lines[child] = (notation,)  # type: ignore[attr-defined]
+        firsts[notation] = child
+        after = start.play(to_move(raw))
+        for black_raw, black_child in search.expand(child):
+            reply = move_notation(after, to_move(black_raw))
+            again = after.play(to_move(black_raw))
+            for white_raw, white_child in search.expand(black_child):
+                line = (notation, reply, move_notation(again, to_move(white_raw)))
+                search.lines[white_child] = line  # type: ignore[attr-defined]
+    walker = SolutionWalker(
+        INTERNATIONAL,
+        search,
+        published_states(start, replayed.main),
+        Clock(seconds, work),
+        deadline=deadline,
+    )
+    walker.walk(root, start, replayed.main)
+    return walker, search, start, firsts
+
+
+def test_open_moves_of_a_turn_with_a_win_are_listed_with_their_lines() -> None:
+    answers = {("12-7",): "proved", ("12-8",): "undecided", ("18-13",): "undecided"}
+    answers[("12-7", "9-13", "18x9")] = "proved"
+    walker, _search, start, firsts = given_walk(answers)
+    result = walker.result
+    assert result.complete and result.undecided == 0 and result.stopped is None
+    assert result.open_moves == 2 and result.unsettled == 2
+    assert result.open_list == [
+        OpenMove(("12-8",), start, move(start, "12-8"), firsts["12-8"]),
+        OpenMove(("18-13",), start, move(start, "18-13"), firsts["18-13"]),
+    ]
+    # the positions of the published tree walked: the start, after 12-7, after 9-13
+    assert result.positions == 3
+    # Black's other replies to 12-7 are deviations, each kept for later with its line
+    assert [line for _node, _position, line in result.deviations] == [
+        ("12-7", "25-30"),
+        ("12-7", "9-14"),
+    ]
+
+
+def test_a_turn_with_no_move_proved_is_undecided_and_each_move_listed() -> None:
+    answers = {("12-7",): "undecided", ("12-8",): "undecided", ("18-13",): "refuted"}
+    walker, _search, start, firsts = given_walk(answers)
+    result = walker.result
+    assert result.undecided == 2 and result.open_moves == 0 and result.unsettled == 2
+    assert result.open_list == [
+        OpenMove(("12-7",), start, move(start, "12-7"), firsts["12-7"]),
+        OpenMove(("12-8",), start, move(start, "12-8"), firsts["12-8"]),
+    ]
+    assert result.positions == 1  # the walk does not go past that turn
+
+
+WON = {("12-7",): "proved", ("12-7", "9-13", "18x9"): "proved"}
+
+
+@pytest.mark.parametrize(
+    ("seconds", "complete"),
+    [
+        (0.05, False),  # a twentieth of a second left: no time to walk
+        (0.06, True),
+        (1.0, True),
+    ],
+)
+def test_the_walk_needs_more_than_a_twentieth_of_a_second(seconds: float, complete: bool) -> None:
+    walker, _search, start, _firsts = given_walk(WON, seconds, cost=0.0)
+    assert walker.result.complete is complete
+    root = root_node(INTERNATIONAL, start.state())
+    assert walker.result.stopped == (None if complete else OpenMove((), start, None, root))
+    assert walker.result.positions == (3 if complete else 0)
+
+
+def test_the_walk_stops_at_its_deadline_and_says_where() -> None:
+    # a deadline already reached: nothing is asked, the walk stops at the start
+    walker, search, start, _firsts = given_walk(WON, deadline=0.0)
+    root = root_node(INTERNATIONAL, start.state())
+    assert search.asked == [] and walker.result.complete is False
+    assert walker.result.stopped == OpenMove((), start, None, root)
+    # reached after the first turn's three questions: stopped after 12-7, each question given
+    # no more than the time to the deadline
+    walker, search, start, _firsts = given_walk(WON, deadline=0.025)
+    assert search.asked == pytest.approx([0.025, 0.015, 0.005])
+    stopped = walker.result.stopped
+    assert walker.result.complete is False and stopped is not None
+    assert (stopped.line, stopped.position, stopped.move) == (
+        ("12-7",),
+        start.play(move(start, "12-7")),
+        None,
+    )
+    # time enough: every question gets the deadline's time left, at most half a second
+    walker, search, _start, _firsts = given_walk(WON, deadline=0.05)
+    assert walker.result.complete is True
+    assert search.asked == pytest.approx([0.05, 0.04, 0.03, 0.02])
+    walker, search, _start, _firsts = given_walk(WON, deadline=3.0)
+    assert search.asked == pytest.approx([analysis.WALK_MOVE_SECONDS] * 4)
