@@ -589,3 +589,17 @@ def test_the_walk_stops_at_its_deadline_and_says_where() -> None:
     assert search.asked == pytest.approx([0.05, 0.04, 0.03, 0.02])
     walker, search, _start, _firsts = given_walk(WON, deadline=3.0)
     assert search.asked == pytest.approx([analysis.WALK_MOVE_SECONDS] * 4)
+
+
+def test_a_turn_with_several_second_moves_shows_the_most_severe_kind() -> None:
+    """DUAL_KINDS runs from the most severe; a turn's dual takes the worst of its moves' kinds,
+    not the first in the alphabet (a landing square and a variation's dual: a remark)."""
+    start = Position.from_squares(white_men=[31, 32], black_men=[5])
+    walker = SolutionWalker(INTERNATIONAL, ProofSearch(INTERNATIONAL), frozenset(), Clock(1.0))
+    chosen, landing, other = move(start, "31-26"), move(start, "31-27"), move(start, "32-28")
+    turn = analysis._Turn(start, ("x",), "variation", chosen, [chosen])
+    turn.kinds[landing] = "landing"  # as a capture landing elsewhere would be
+    walker._win(turn, other)
+    assert turn.kinds[other] == "variation"
+    assert turn.dual == Dual(("x",), ("31-26", "32-28"), "variation", on_main=False)
+    assert LEVEL[turn.dual.kind] == "remark"
