@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker import binaries
+from rulebook_build.checker.analysis import OpenMove, TreeWalk
 from rulebook_build.checker.binaries import WIN_SCORE
+from rulebook_build.checker.criteria import questions as gathering
 from rulebook_build.checker.criteria.questions import open_questions
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.grade import CRITERIA, Judgement
+from rulebook_build.checker.grade import CRITERIA, Criterion, Judgement
 from rulebook_build.checker.judge import Judge
 from rulebook_build.checker.opinion import (
     OPINION_NODES,
@@ -25,11 +27,16 @@ from rulebook_build.checker.opinion import (
     says_of,
 )
 from rulebook_build.checker.opinion_words import calibration_text, describe
+from rulebook_build.checker.search import root_node
 from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.checker.verdict_json import opinion_from_json
+from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import game_variant, move_notation, start_position
 from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.rules.position import to_move
+from tests.checker.test_criteria import bare_problem
+from tests.checker.test_duals import move
 from tests.datafiles import PWCP
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
@@ -225,3 +232,97 @@ def test_a_criterion_with_no_open_position_of_its_own_gets_the_start_position() 
     questions = open_questions(judge._problem)
     start = [q for q in questions if q.kind == "start"]
     assert len(start) == 1 and start[0].criteria == ("D",) and start[0].line == ()
+
+
+# ------------------------------------------------------------------ gathering the questions
+def gathered(
+    undecided: tuple[str, ...],
+    keys: dict[str, str],
+    *,
+    proved_key: str | None = None,
+    walk: TreeWalk | None = None,
+    recorded: tuple[Question, ...] = (),
+) -> tuple[list[Question], Position, dict[str, object], object]:
+    """The questions ``open_questions`` gathers from a made-up judgement of W:W12,18:B9,25
+    (first moves 12-7, 12-8, 18-13): the criteria ``undecided`` (the rest passed), the first
+    moves' verdicts ``keys``, the key proved (if any), a walk and the criteria's own
+    questions.  Returns them, the start, the nodes after each first move, and the root."""
+    problem = bare_problem("W:W12,18:B9,25", None)
+    judgement = problem.judgement
+    for name in CRITERIA:
+        status = "undecided" if name in undecided else "pass"
+        judgement.criteria[name] = Criterion.say(status, "not_proved")  # type: ignore[arg-type]
+    judgement.white_wins = "proved" if proved_key else "undecided"
+    judgement.solution.key = proved_key or "12-7"
+    problem.keys = keys
+    problem.walk = walk
+    problem.questions.extend(recorded)
+    start = problem.position
+    children = {
+        move_notation(start, to_move(raw)): child
+        for raw, child in problem.search.expand(problem.root)
+    }
+    return open_questions(problem), start, children, problem.root  # type: ignore[return-value]
+
+
+def test_open_first_moves_wait_for_every_undecided_criterion_until_a_key_is_proved() -> None:
+    keys = {"12-7": "undecided", "12-8": "undecided", "18-13": "refuted"}
+    found, start, children, _root = gathered(("A", "C", "F"), keys)
+    assert [(q.kind, q.criteria, q.line) for q in found] == [
+        ("key", ("A", "C", "F"), ("12-7",)),
+        ("key", ("A", "C", "F"), ("12-8",)),
+    ]
+    assert (
+        found[1].position == start.play(move(start, "12-8")) and found[1].node == children["12-8"]
+    )
+    # once the composer's key 12-7 is proved... it is no open key; while it is open itself,
+    # everything waits on it; another open first move is only a possible cook (C)
+    found, *_ = gathered(("C", "F"), keys, proved_key="12-8")
+    assert [(q.kind, q.criteria, q.line) for q in found] == [
+        ("key", ("C",), ("12-7",)),
+        ("key", ("C", "F"), ("12-8",)),
+    ]
+
+
+def test_the_walks_open_moves_and_its_stop_are_asked_besides_the_criterias_own() -> None:
+    start = parse_fen("W:W12,18:B9,25")
+    after = start.play(move(start, "12-7"))
+    root = root_node(INTERNATIONAL, start.state())
+    node_12_8 = root_node(INTERNATIONAL, start.play(move(start, "12-8")).state())
+    walk = TreeWalk(
+        open_list=[OpenMove(("12-8",), start, move(start, "12-8"), node_12_8)],
+        stopped=OpenMove(("12-7",), after, None, root),
+    )
+    end = Question("end", ("F",), ("12-7", "9-13"), after, root)
+    found, *_ = gathered(("C", "E", "F", "G"), {}, proved_key="12-7", walk=walk, recorded=(end,))
+    assert [(q.kind, q.criteria, q.line) for q in found] == [
+        ("alternative", ("C", "G"), ("12-8",)),
+        ("end", ("F",), ("12-7", "9-13")),
+        ("stopped", ("C", "G"), ("12-7",)),
+        ("start", ("E",), ()),  # E has no question of its own: the start position
+    ]
+    alternative, _end, stopped, bare = found
+    assert alternative.position == start.play(move(start, "12-8")) and alternative.node == node_12_8
+    assert (stopped.position, stopped.node) == (after, root)
+    assert (bare.position, bare.node) == (start, root)
+    # only the criteria still undecided are named; a question for none of them is left out
+    found, *_ = gathered(("G",), {}, proved_key="12-7", walk=walk, recorded=(end,))
+    assert [(q.kind, q.criteria) for q in found] == [("alternative", ("G",)), ("stopped", ("G",))]
+
+
+def test_each_undecided_criterion_gets_a_question_before_the_rest_up_to_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = parse_fen("W:W12,18:B9,25")
+    root = root_node(INTERNATIONAL, start.state())
+    many = tuple(Question("swap", ("E",), (f"e{i}",), start, root) for i in range(4))
+    last = Question("end", ("F",), ("f",), start, root)
+    keys = {"12-8": "undecided"}
+    monkeypatch.setattr(gathering, "MAX_QUESTIONS", 3)
+    found, *_ = gathered(("C", "E", "F"), keys, proved_key="12-7", recorded=(*many, last))
+    # the open key (C), then F's only question before E's second, then E's up to three
+    # besides the keys; every question once
+    assert [q.line for q in found] == [("12-8",), ("e0",), ("f",), ("e1",)]
+    monkeypatch.setattr(gathering, "MAX_QUESTIONS", 12)
+    found, *_ = gathered(("C", "E", "F"), keys, proved_key="12-7", recorded=(*many, many[0], last))
+    assert [q.line for q in found] == [("12-8",), ("e0",), ("f",), ("e1",), ("e2",), ("e3",)]
