@@ -14,7 +14,7 @@ from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.criteria import Problem, second
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
-from rulebook_build.checker.criteria.idle import IdleMen, without
+from rulebook_build.checker.criteria.idle import D_SHARE, IdleMen, without
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria, white_ahead
 from rulebook_build.checker.grade import Cook
@@ -794,3 +794,49 @@ def test_d_asks_whether_the_key_still_wins_without_the_man() -> None:
     }
     assert question.node == children[key]
     assert question.node[0] == question.position.state()
+
+
+def test_d_takes_one_man_off_and_keeps_every_other_piece() -> None:
+    position = parse_fen("W:W12,K34,48:B5,K20")
+    smaller = without(position, 12)
+    assert smaller is not None
+    assert smaller.pieces() == {s: p for s, p in position.pieces().items() if s != 12}
+    assert smaller.white_to_move
+
+
+def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each man's questions share half the time left (D_SHARE) with the men still to come; the
+    composer's key without the man gets half of that man's share.  Here the key is refuted
+    without each man asked about (each man needed), so that is all D asks."""
+    problem = e_problem(SWAPPED)  # W:W12,34,48:B5,20: 12 and 34 play in the solution
+    problem.judgement.solution.key_wins = True
+    asked: list[tuple[int, float]] = []
+    searches: list[ProofSearch] = []
+
+    def new_search() -> ProofSearch:
+        search = ProofSearch(INTERNATIONAL, timer=problem.clock.timer)
+        searches.append(search)
+
+        def prove(node: object, *, seconds: float) -> SearchResult:
+            asked.append((len(searches), seconds))
+            problem.clock.timer.spent += seconds / 2  # type: ignore[attr-defined]
+            return SearchResult("refuted", 1, 0.0)
+
+        monkeypatch.setattr(search, "prove", prove)
+        return search
+
+    idle = IdleMen(new_search)
+    d = idle.criterion_d(problem)
+    assert (d.status, d.message) == ("pass", "d_pass")
+    # 12 and 34 play in the solution, and without the man on 5 the start could not arise (B1):
+    # needed, with no search; 20 and 48 are each asked once
+    men = list(problem.position.pieces())
+    assert men == [5, 12, 20, 34, 48] and list(idle.searches) == [20, 48]
+    left = 1.0  # a second of work
+    expected = []
+    for index, square in enumerate(men):
+        if square in idle.searches:
+            share = min(left, max(0.05, left * D_SHARE / (len(men) - index)))
+            expected.append(share / 2)
+            left -= share / 4  # the made-up search spends half of what it is given
+    assert [seconds for _n, seconds in asked] == pytest.approx(expected)
