@@ -467,7 +467,8 @@ class Given(ProofSearch):
     def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
         self.asked.append(seconds)
         self.timer.spent += self.cost  # type: ignore[attr-defined]
-        return SearchResult(self.answers.get(self.lines[node], "refuted"), 1, 0.0)  # type: ignore[arg-type,index]
+        line = self.lines.get(node, ())  # type: ignore[attr-defined]
+        return SearchResult(self.answers.get(line, "refuted"), 1, 0.0)  # type: ignore[arg-type]
 
 
 WALKED = problem("W:W12,18:B9,25", "1. 12-7 9-13 2. 18x9")
@@ -479,11 +480,12 @@ def given_walk(
     seconds: float = 10.0,
     deadline: float | None = None,
     cost: float = 0.01,
+    text: str = WALKED,
 ) -> tuple[SolutionWalker, Given, Position, dict[str, object]]:
     """Walk WALKED with the verdicts ``answers`` (by the line of moves to the position asked
     about; "refuted" where none is given).  Returns the walker, the search, the start position
     and the nodes after each first move."""
-    games, errors = read_pdn(WALKED, source="<test>")
+    games, errors = read_pdn(text, source="<test>")
     assert not errors
     replayed = replay(games[0], variant=INTERNATIONAL)
     start = parse_fen(games[0].fen or "")
@@ -603,3 +605,34 @@ def test_a_turn_with_several_second_moves_shows_the_most_severe_kind() -> None:
     assert turn.kinds[other] == "variation"
     assert turn.dual == Dual(("x",), ("31-26", "32-28"), "variation", on_main=False)
     assert LEVEL[turn.dual.kind] == "remark"
+
+
+def test_where_several_moves_win_the_walk_follows_the_composers() -> None:
+    """12-7 comes first among White's moves, but the composer played 12-8: the walk goes on
+    with 12-8 and calls 12-7 the second solution."""
+    text = problem("W:W12,18:B9,25", "1. 12-8 9-13 2. 18x9")
+    answers = {("12-7",): "proved", ("12-8",): "proved", ("12-8", "9-13", "18x9"): "proved"}
+    walker, _search, _start, _firsts = given_walk(answers, text=text)
+    assert walker.result.duals == [Dual((), ("12-8", "12-7"), "cook", on_main=True)]
+    assert walker.result.positions == 3 and walker.result.complete
+    assert [line for _n, _p, line in walker.result.deviations] == [
+        ("12-8", "25-30"),
+        ("12-8", "9-14"),
+    ]
+
+
+def test_a_deviation_is_walked_to_its_end_and_leaves_nothing_open() -> None:
+    """Black's deviation 12-7 25-30 walked for information: Black's replies further on are
+    walked at once (not set aside again), and a White move left open there is no open move."""
+    walker, search, _start, _firsts = given_walk({("12-7",): "proved"})
+    walked = walker.result.positions  # the published tree
+    search.answers = {
+        ("12-7", "25-30", "18-13"): "proved",
+        ("12-7", "25-30", "7-2"): "undecided",
+    }
+    walker.walk_deviations(until=5.0)
+    result = walker.result
+    assert result.deviations == [] and result.open_moves == 0 and result.undecided == 0
+    assert result.complete
+    # more than each deviation's first White turn: the lines after 18-13 were walked too
+    assert result.positions > walked + 2
