@@ -636,3 +636,20 @@ def test_a_deviation_is_walked_to_its_end_and_leaves_nothing_open() -> None:
     assert result.complete
     # more than each deviation's first White turn: the lines after 18-13 were walked too
     assert result.positions > walked + 2
+
+
+def test_the_principal_line_follows_the_main_line_where_its_moves_are_proved() -> None:
+    """12-7 and 12-8 both win W:W12,18:B9,25; the proof line takes the main line's move
+    (12-8, then Black's 9-13) where it is proved, else the first proved or legal one."""
+    start = parse_fen("W:W12,18:B9,25")
+    search = ProofSearch(INTERNATIONAL)
+    root = root_node(INTERNATIONAL, start.state())
+    for _raw, child in search.expand(root):
+        search.prove(child, seconds=10.0)
+    assert search.is_proved(search.expand(root)[0][1])  # 12-7, the first move, wins too
+    main = (move(start, "12-8"), move(play(start, "12-8"), "9-13"))
+    line = [move_notation(p, m) for p, m in analysis.principal_line(search, root, start, main)]
+    assert line[:2] == ["12-8", "9-13"]
+    plain = [move_notation(p, m) for p, m in analysis.principal_line(search, root, start)]
+    assert plain[0] == "12-7"
+    assert len(list(analysis.principal_line(search, root, start, plies=3))) == 3
