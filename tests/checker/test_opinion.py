@@ -326,3 +326,11 @@ def test_each_undecided_criterion_gets_a_question_before_the_rest_up_to_the_limi
     monkeypatch.setattr(gathering, "MAX_QUESTIONS", 12)
     found, *_ = gathered(("C", "E", "F"), keys, proved_key="12-7", recorded=(*many, many[0], last))
     assert [q.line for q in found] == [("12-8",), ("e0",), ("f",), ("e1",), ("e2",), ("e3",)]
+
+
+def test_a_question_about_a_man_keeps_his_square() -> None:
+    start = parse_fen("W:W12,18:B9,25")
+    root = root_node(INTERNATIONAL, start.state())
+    idle = Question("idle", ("D",), ("12-7",), start, root, 18)
+    found, *_ = gathered(("D",), {}, proved_key="12-7", recorded=(idle,))
+    assert found == [idle]
