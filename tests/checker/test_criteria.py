@@ -20,6 +20,7 @@ from rulebook_build.checker.criteria.start import start_criteria, white_ahead
 from rulebook_build.checker.grade import Cook
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
+from rulebook_build.checker.opinion import Question
 from rulebook_build.checker.search import ProofSearch, SearchResult, root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
@@ -522,6 +523,13 @@ def test_f_reads_where_the_solution_ends(text: str, status: str, message: str) -
     f = criterion_f(problem)
     assert (f.status, f.message) == (status, message)
     assert f.args == ({"fen": "B:W27:B5,6,7"} if message == "f_fail" else {})
+    # an open end is a question for the engine: the position the solution ends in
+    end = problem.replayed.end  # type: ignore[union-attr]
+    line = tuple(step.notation for step in problem.replayed.main.moves)  # type: ignore[union-attr]
+    expected = [Question("end", ("F",), line, end, root_node(INTERNATIONAL, end.state()))]
+    assert problem.questions == (expected if message == "f_undecided" else [])
+    if message == "f_undecided":
+        assert line == ("33-29",)
     # F has 30 % of the time left (one second of work here), whatever the search can use
     assert problem.clock.timer.now() <= 0.3 + 0.01
 
