@@ -653,3 +653,20 @@ def test_the_principal_line_follows_the_main_line_where_its_moves_are_proved() -
     plain = [move_notation(p, m) for p, m in analysis.principal_line(search, root, start)]
     assert plain[0] == "12-7"
     assert len(list(analysis.principal_line(search, root, start, plies=3))) == 3
+
+
+def test_an_open_move_in_a_published_variation_is_kept_open() -> None:
+    """In the published variation 1. 12-7 25-30 2. 7-1, White's 18-13 stayed open: a win there
+    would be a dual of the variation (a remark), so it is an open move of the walk."""
+    text = problem("W:W12,18:B9,25", "1. 12-7 9-13 (1... 25-30 2. 7-1) 2. 18x9")
+    answers = {
+        ("12-7",): "proved",
+        ("12-7", "9-13", "18x9"): "proved",
+        ("12-7", "25-30", "7-1"): "proved",
+        ("12-7", "25-30", "18-13"): "undecided",
+    }
+    walker, _search, _start, _firsts = given_walk(answers, text=text)
+    result = walker.result
+    assert [o.line for o in result.open_list] == [("12-7", "25-30", "18-13")]
+    assert result.open_moves == 1 and result.undecided == 0
+    assert [line for _n, _p, line in result.deviations] == [("12-7", "9-14")]
