@@ -426,11 +426,31 @@ def test_settling_stops_when_no_more_than_a_twentieth_of_a_second_is_left(
     assert [given for _node, given in search.asked] == pytest.approx(seconds)
 
 
-class Undecided(ProofSearch):
-    """A proof search that settles nothing."""
+# ------------------------------------------------------------------ the walk, with verdicts given
+class Given(ProofSearch):
+    """A proof search whose verdicts the test gives: ``answers`` of the position after each
+    White move asked about, by the line of moves to it (``lines``: node to line), else
+    ``default``; each question spends ``cost`` seconds of work."""
+
+    def __init__(
+        self,
+        answers: dict[tuple[str, ...], str],
+        timer: Work,
+        cost: float,
+        default: str = "refuted",
+    ) -> None:
+        super().__init__(INTERNATIONAL, timer=timer)
+        self.answers = answers
+        self.cost = cost
+        self.default = default
+        self.lines: dict[object, tuple[str, ...]] = {}
+        self.asked: list[float] = []
 
     def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
-        return SearchResult("undecided", 0, 0.0)
+        self.asked.append(seconds)
+        self.timer.spent += self.cost  # type: ignore[attr-defined]
+        line = self.lines.get(node, ())
+        return SearchResult(self.answers.get(line, self.default), 1, 0.0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("until", [5.0, 0.0])
@@ -440,7 +460,7 @@ def test_the_deviations_are_walked_for_information_only(until: float) -> None:
     position = parse_fen("W:W31,32:B5,6")
     work = Work()
     walker = SolutionWalker(
-        INTERNATIONAL, Undecided(INTERNATIONAL, timer=work), frozenset(), Clock(10.0, work)
+        INTERNATIONAL, Given({}, work, 0.0, "undecided"), frozenset(), Clock(10.0, work)
     )
     walker.start_pieces = 4
     walker.result.deviations = [(root_node(INTERNATIONAL, position.state()), position, ("x",))]
@@ -450,25 +470,6 @@ def test_the_deviations_are_walked_for_information_only(until: float) -> None:
     assert walker.result.undecided == 0 and walker.result.open_moves == 0
     assert walker.result.open_list == [] and walker.result.complete is True
     assert walker.result.stopped is None
-
-
-# ------------------------------------------------------------------ the walk, with verdicts given
-class Given(ProofSearch):
-    """A proof search whose verdicts the test gives: ``answer`` of the position after each
-    White move asked about (by the line of moves to it); each question spends ``cost``
-    seconds of work."""
-
-    def __init__(self, answers: dict[tuple[str, ...], str], timer: Work, cost: float) -> None:
-        super().__init__(INTERNATIONAL, timer=timer)
-        self.answers = answers
-        self.cost = cost
-        self.asked: list[float] = []
-
-    def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
-        self.asked.append(seconds)
-        self.timer.spent += self.cost  # type: ignore[attr-defined]
-        line = self.lines.get(node, ())  # type: ignore[attr-defined]
-        return SearchResult(self.answers.get(line, "refuted"), 1, 0.0)  # type: ignore[arg-type]
 
 
 WALKED = problem("W:W12,18:B9,25", "1. 12-7 9-13 2. 18x9")
@@ -493,11 +494,10 @@ def given_walk(
     search = Given(answers, work, cost)
     root = root_node(INTERNATIONAL, start.state())
     # the line of every node the walk can ask about: the first moves, then after 12-7 9-13
-    search.lines = {}  # type: ignore[attr-defined]
     firsts = {}
     for raw, child in search.expand(root):
         notation = move_notation(start, to_move(raw))
-        search.lines[child] = (notation,)  # type: ignore[attr-defined]
+        search.lines[child] = (notation,)
         firsts[notation] = child
         after = start.play(to_move(raw))
         for black_raw, black_child in search.expand(child):
@@ -505,7 +505,7 @@ def given_walk(
             again = after.play(to_move(black_raw))
             for white_raw, white_child in search.expand(black_child):
                 line = (notation, reply, move_notation(again, to_move(white_raw)))
-                search.lines[white_child] = line  # type: ignore[attr-defined]
+                search.lines[white_child] = line
     walker = SolutionWalker(
         INTERNATIONAL,
         search,
