@@ -6,6 +6,7 @@ PWCP-2 problem A3 (a five-against-five combination ending with Black unable to m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.idle import D_SHARE, IdleMen, without
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
 from rulebook_build.checker.criteria.start import start_criteria, white_ahead
-from rulebook_build.checker.grade import Cook
+from rulebook_build.checker.grade import Cook, Criterion
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.opinion import Question
@@ -836,8 +837,8 @@ def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch)
     idle = IdleMen(new_search)
     d = idle.criterion_d(problem)
     assert (d.status, d.message) == ("pass", "d_pass")
-    # 12 and 34 play in the solution, and without the man on 5 the start could not arise (B1):
-    # needed, with no search; 20 and 48 are each asked once
+    # 12, 34 and 5 play in the solution (34-29 5-10 12-7): needed, with no search; 20 and 48
+    # are each asked once
     men = list(problem.position.pieces())
     assert men == [5, 12, 20, 34, 48] and list(idle.searches) == [20, 48]
     left = 1.0  # a second of work
@@ -848,3 +849,57 @@ def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch)
             expected.append(share / 2)
             left -= share / 4  # the made-up search spends half of what it is given
     assert [seconds for _n, seconds in asked] == pytest.approx(expected)
+
+
+def d_with(
+    monkeypatch: pytest.MonkeyPatch, verdict: Callable[[int, int], str]
+) -> tuple[Criterion, list[tuple[int, float]]]:
+    """Criterion D of the interchangeable problem, its searches answered by ``verdict(search,
+    question)`` (both counted from 1), each spending half the seconds it is given."""
+    problem = e_problem(SWAPPED)
+    problem.judgement.solution.key_wins = True
+    asked: list[tuple[int, float]] = []
+    made: list[ProofSearch] = []
+
+    def new_search() -> ProofSearch:
+        search = ProofSearch(INTERNATIONAL, timer=problem.clock.timer)
+        made.append(search)
+        number, questions = len(made), []
+
+        def prove(node: object, *, seconds: float) -> SearchResult:
+            questions.append(node)
+            asked.append((number, seconds))
+            problem.clock.timer.spent += seconds / 2  # type: ignore[attr-defined]
+            return SearchResult(verdict(number, len(questions)), 1, 0.0)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(search, "prove", prove)
+        return search
+
+    return IdleMen(new_search).criterion_d(problem), asked
+
+
+def test_d_is_undecided_while_the_key_without_a_man_is_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    d, asked = d_with(monkeypatch, lambda search, question: "undecided")
+    assert (d.status, d.message, dict(d.args)) == (
+        "undecided",
+        "d_undecided",
+        {"men": [["black", 20], ["white", 48]]},
+    )
+    assert len(asked) == 2 and len({n for n, _s in asked}) == 2  # the key alone, for each man
+
+
+def test_d_calls_a_man_needed_where_he_stops_a_second_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # without each man the key still wins, and so does the second first move asked about
+    d, asked = d_with(monkeypatch, lambda search, question: "proved")
+    assert (d.status, d.message) == ("pass", "d_pass")
+    # per man: the key with half the time to his deadline, then the next first move with a
+    # third of what is left
+    searches = sorted({n for n, _s in asked})
+    assert len(searches) == 2 and len(asked) == 4
+    (first_key, first_other), (second_key, second_other) = (
+        [s for n, s in asked if n == search] for search in searches
+    )
+    assert first_other == pytest.approx((2 * first_key - first_key / 2) / 3)
+    assert second_other == pytest.approx((2 * second_key - second_key / 2) / 3)
