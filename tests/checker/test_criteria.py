@@ -852,12 +852,16 @@ def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch)
 
 
 def d_with(
-    monkeypatch: pytest.MonkeyPatch, verdict: Callable[[int, int], str]
+    monkeypatch: pytest.MonkeyPatch,
+    verdict: Callable[[int, int], str],
+    keys: tuple[str, ...] = (),
 ) -> tuple[Criterion, list[tuple[int, float]]]:
     """Criterion D of the interchangeable problem, its searches answered by ``verdict(search,
-    question)`` (both counted from 1), each spending half the seconds it is given."""
+    question)`` (both counted from 1), each spending half the seconds it is given; ``keys``:
+    the first moves that win the whole problem."""
     problem = e_problem(SWAPPED)
     problem.judgement.solution.key_wins = True
+    problem.judgement.winning_keys = list(keys)
     asked: list[tuple[int, float]] = []
     made: list[ProofSearch] = []
 
@@ -903,3 +907,22 @@ def test_d_calls_a_man_needed_where_he_stops_a_second_key(monkeypatch: pytest.Mo
     )
     assert first_other == pytest.approx((2 * first_key - first_key / 2) / 3)
     assert second_other == pytest.approx((2 * second_key - second_key / 2) / 3)
+
+
+def test_d_asks_the_other_first_moves_and_stays_undecided_while_one_is_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without each man the key still wins (the first question); a first move that then wins
+    and is no key of the whole problem would make him needed, and one left open leaves him
+    undecided, never idle."""
+    d, asked = d_with(
+        monkeypatch,
+        lambda search, question: "proved" if question == 1 else "undecided",
+        keys=("34-29",),
+    )
+    assert (d.status, d.message, dict(d.args)) == (
+        "undecided",
+        "d_undecided",
+        {"men": [["black", 20], ["white", 48]]},
+    )
+    assert len(asked) > 2  # the other first moves were asked, not only the key
