@@ -813,52 +813,15 @@ def test_d_takes_one_man_off_and_keeps_every_other_piece() -> None:
     assert smaller.white_to_move
 
 
-def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each man's questions share half the time left (D_SHARE) with the men still to come; the
-    composer's key without the man gets half of that man's share.  Here the key is refuted
-    without each man asked about (each man needed), so that is all D asks."""
-    problem = e_problem(SWAPPED)  # W:W12,34,48:B5,20: 12 and 34 play in the solution
-    problem.judgement.solution.key_wins = True
-    asked: list[tuple[int, float]] = []
-    searches: list[ProofSearch] = []
-
-    def new_search() -> ProofSearch:
-        search = ProofSearch(INTERNATIONAL, timer=problem.clock.timer)
-        searches.append(search)
-
-        def prove(node: object, *, seconds: float) -> SearchResult:
-            asked.append((len(searches), seconds))
-            problem.clock.timer.spent += seconds / 2  # type: ignore[attr-defined]
-            return SearchResult("refuted", 1, 0.0)
-
-        monkeypatch.setattr(search, "prove", prove)
-        return search
-
-    idle = IdleMen(new_search)
-    d = idle.criterion_d(problem)
-    assert (d.status, d.message) == ("pass", "d_pass")
-    # 12, 34 and 5 play in the solution (34-29 5-10 12-7): needed, with no search; 20 and 48
-    # are each asked once
-    men = list(problem.position.pieces())
-    assert men == [5, 12, 20, 34, 48] and list(idle.searches) == [20, 48]
-    left = 1.0  # a second of work
-    expected = []
-    for index, square in enumerate(men):
-        if square in idle.searches:
-            share = min(left, max(0.05, left * D_SHARE / (len(men) - index)))
-            expected.append(share / 2)
-            left -= share / 4  # the made-up search spends half of what it is given
-    assert [seconds for _n, seconds in asked] == pytest.approx(expected)
-
-
 def d_with(
     monkeypatch: pytest.MonkeyPatch,
     verdict: Callable[[int, int], str],
     keys: tuple[str, ...] = (),
-) -> tuple[Criterion, list[tuple[int, float]]]:
-    """Criterion D of the interchangeable problem, its searches answered by ``verdict(search,
-    question)`` (both counted from 1), each spending half the seconds it is given; ``keys``:
-    the first moves that win the whole problem."""
+) -> tuple[Criterion, list[tuple[int, float]], IdleMen]:
+    """Criterion D of the interchangeable problem (W:W12,34,48:B5,20), its searches answered
+    by ``verdict(search, question)`` (both counted from 1), each spending half the seconds it
+    is given; ``keys``: the first moves that win the whole problem.  Returns D, the seconds
+    each question was given (with its search's number) and the IdleMen that judged it."""
     problem = e_problem(SWAPPED)
     problem.judgement.solution.key_wins = True
     problem.judgement.winning_keys = list(keys)
@@ -879,13 +842,34 @@ def d_with(
         monkeypatch.setattr(search, "prove", prove)
         return search
 
-    return IdleMen(new_search).criterion_d(problem), asked
+    idle = IdleMen(new_search)
+    return idle.criterion_d(problem), asked, idle
+
+
+def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each man's questions share half the time left (D_SHARE) with the men still to come; the
+    composer's key without the man gets half of that man's share.  Here the key is refuted
+    without each man asked about (each man needed), so that is all D asks."""
+    d, asked, idle = d_with(monkeypatch, lambda search, question: "refuted")
+    assert (d.status, d.message) == ("pass", "d_pass")
+    # 12, 34 and 5 play in the solution (34-29 5-10 12-7): needed, with no search; 20 and 48
+    # are each asked once
+    men = list(parse_fen("W:W12,34,48:B5,20").pieces())
+    assert men == [5, 12, 20, 34, 48] and list(idle.searches) == [20, 48]
+    left = 1.0  # a second of work
+    expected = []
+    for index, square in enumerate(men):
+        if square in idle.searches:
+            share = min(left, max(0.05, left * D_SHARE / (len(men) - index)))
+            expected.append(share / 2)
+            left -= share / 4  # the made-up search spends half of what it is given
+    assert [seconds for _n, seconds in asked] == pytest.approx(expected)
 
 
 def test_d_is_undecided_while_the_key_without_a_man_is_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    d, asked = d_with(monkeypatch, lambda search, question: "undecided")
+    d, asked, _idle = d_with(monkeypatch, lambda search, question: "undecided")
     assert (d.status, d.message, dict(d.args)) == (
         "undecided",
         "d_undecided",
@@ -896,7 +880,7 @@ def test_d_is_undecided_while_the_key_without_a_man_is_open(
 
 def test_d_calls_a_man_needed_where_he_stops_a_second_key(monkeypatch: pytest.MonkeyPatch) -> None:
     # without each man the key still wins, and so does the second first move asked about
-    d, asked = d_with(monkeypatch, lambda search, question: "proved")
+    d, asked, _idle = d_with(monkeypatch, lambda search, question: "proved")
     assert (d.status, d.message) == ("pass", "d_pass")
     # per man: the key with half the time to his deadline, then the next first move with a
     # third of what is left
@@ -915,7 +899,7 @@ def test_d_asks_the_other_first_moves_and_stays_undecided_while_one_is_open(
     """Without each man the key still wins (the first question); a first move that then wins
     and is no key of the whole problem would make him needed, and one left open leaves him
     undecided, never idle."""
-    d, asked = d_with(
+    d, asked, _idle = d_with(
         monkeypatch,
         lambda search, question: "proved" if question == 1 else "undecided",
         keys=("34-29",),
