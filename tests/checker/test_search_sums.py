@@ -8,6 +8,7 @@ import pytest
 from rulebook_build.checker.search import INFINITY, SUM_CAP, ProofSearch, _summed, root_node
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import INTERNATIONAL
+from tests.checker.test_criteria import MIDDLE_GAME
 
 
 def test_small_sums_are_exact() -> None:
@@ -29,9 +30,6 @@ def test_an_infinite_child_keeps_the_sum_infinite() -> None:
 
 
 # ------------------------------------------------------------------ what prove reports
-MIDDLE_GAME = "W:W27,28,31,32,33,34,36,37,38,39:B12,13,14,16,17,18,19,21,22,23"
-
-
 def test_prove_stops_at_its_node_limit_and_reports_what_it_searched() -> None:
     position = parse_fen(MIDDLE_GAME, variant=INTERNATIONAL)
     root = root_node(INTERNATIONAL, position.state())
