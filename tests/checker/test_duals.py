@@ -28,7 +28,7 @@ from rulebook_build.checker.analysis import (
 )
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.judge import Judge, Judgement
-from rulebook_build.checker.search import ProofSearch, SearchResult, root_node
+from rulebook_build.checker.search import Node, ProofSearch, SearchResult, root_node
 from rulebook_build.checker.tables.endgame import EndgameTables
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.cli import main
@@ -476,36 +476,41 @@ WALKED = problem("W:W12,18:B9,25", "1. 12-7 9-13 2. 18x9")
 """White's first turn: 12-7 (the key), 12-8 and 18-13; Black then has 9-13, 9-14, 25-30."""
 
 
+def name_nodes(search: Given, node: Node, position: Position, plies: int) -> None:
+    """Give ``search`` the line of moves to every node within ``plies`` plies of ``node``: the
+    first line found, breadth first and in move order, where several lines meet."""
+    level: list[tuple[Node, Position, tuple[str, ...]]] = [(node, position, ())]
+    for _ply in range(plies):
+        below = []
+        for parent, before, line in level:
+            for raw, child in search.expand(parent):
+                after = before.play(to_move(raw))
+                named = (*line, move_notation(before, to_move(raw)))
+                search.lines.setdefault(child, named)
+                below.append((child, after, named))
+        level = below
+
+
 def given_walk(
     answers: dict[tuple[str, ...], str],
     seconds: float = 10.0,
     deadline: float | None = None,
     cost: float = 0.01,
     text: str = WALKED,
-) -> tuple[SolutionWalker, Given, Position, dict[str, object]]:
-    """Walk WALKED with the verdicts ``answers`` (by the line of moves to the position asked
-    about; "refuted" where none is given).  Returns the walker, the search, the start position
-    and the nodes after each first move."""
+    default: str = "refuted",
+) -> tuple[SolutionWalker, Given, Position, dict[str, Node]]:
+    """Walk ``text`` (WALKED unless given) with the verdicts ``answers`` (by the line of moves to
+    the position asked about, up to three plies deep; ``default`` where none is given).  Returns
+    the walker, the search, the start position and the nodes after each first move."""
     games, errors = read_pdn(text, source="<test>")
     assert not errors
     replayed = replay(games[0], variant=INTERNATIONAL)
     start = parse_fen(games[0].fen or "")
     work = Work()
-    search = Given(answers, work, cost)
+    search = Given(answers, work, cost, default)
     root = root_node(INTERNATIONAL, start.state())
-    # the line of every node the walk can ask about: the first moves, then after 12-7 9-13
-    firsts = {}
-    for raw, child in search.expand(root):
-        notation = move_notation(start, to_move(raw))
-        search.lines[child] = (notation,)
-        firsts[notation] = child
-        after = start.play(to_move(raw))
-        for black_raw, black_child in search.expand(child):
-            reply = move_notation(after, to_move(black_raw))
-            again = after.play(to_move(black_raw))
-            for white_raw, white_child in search.expand(black_child):
-                line = (notation, reply, move_notation(again, to_move(white_raw)))
-                search.lines[white_child] = line
+    name_nodes(search, root, start, plies=3)
+    firsts = {search.lines[child][0]: child for _raw, child in search.expand(root)}
     walker = SolutionWalker(
         INTERNATIONAL,
         search,
@@ -518,7 +523,11 @@ def given_walk(
 
 
 def test_open_moves_of_a_turn_with_a_win_are_listed_with_their_lines() -> None:
-    answers = {("12-7",): "proved", ("12-8",): "undecided", ("18-13",): "undecided"}
+    answers: dict[tuple[str, ...], str] = {
+        ("12-7",): "proved",
+        ("12-8",): "undecided",
+        ("18-13",): "undecided",
+    }
     answers[("12-7", "9-13", "18x9")] = "proved"
     walker, _search, start, firsts = given_walk(answers)
     result = walker.result
@@ -538,7 +547,11 @@ def test_open_moves_of_a_turn_with_a_win_are_listed_with_their_lines() -> None:
 
 
 def test_a_turn_with_no_move_proved_is_undecided_and_each_move_listed() -> None:
-    answers = {("12-7",): "undecided", ("12-8",): "undecided", ("18-13",): "refuted"}
+    answers: dict[tuple[str, ...], str] = {
+        ("12-7",): "undecided",
+        ("12-8",): "undecided",
+        ("18-13",): "refuted",
+    }
     walker, _search, start, firsts = given_walk(answers)
     result = walker.result
     assert result.undecided == 2 and result.open_moves == 0 and result.unsettled == 2
@@ -670,3 +683,100 @@ def test_an_open_move_in_a_published_variation_is_kept_open() -> None:
     assert [o.line for o in result.open_list] == [("12-7", "25-30", "18-13")]
     assert result.open_moves == 1 and result.undecided == 0
     assert [line for _n, _p, line in result.deviations] == [("12-7", "9-14")]
+
+
+TWO_CAPTURES = "W:W15,16,31:B6,7,30,K43"
+"""After 1. 16-11 Black must take, 6x17 or 7x16; White then has 15-10, 31-26 and 31-27."""
+BOTH_WIN_AFTER_7X16: dict[tuple[str, ...], str] = {
+    ("16-11",): "proved",
+    ("16-11", "6x17", "15-10"): "proved",
+    ("16-11", "7x16", "15-10"): "proved",
+    ("16-11", "7x16", "31-26"): "proved",
+}
+
+
+def test_a_black_capture_the_composer_left_out_is_walked_as_forced() -> None:
+    """Black takes 6x17 in the solution; 7x16 is Black's only other move and a capture too, so
+    it is no choice of Black's: its line is walked (not set aside as a deviation) and a second
+    winning move there is a dual of a forced line, a remark."""
+    text = problem(TWO_CAPTURES, "1. 16-11 6x17 2. 15-10")
+    walker, _search, _start, _firsts = given_walk(BOTH_WIN_AFTER_7X16, text=text)
+    result = walker.result
+    assert result.duals == [Dual(("16-11", "7x16"), ("15-10", "31-26"), "variation", on_main=False)]
+    assert LEVEL["variation"] == "remark"
+    assert ("16-11", "7x16") not in [line for _n, _p, line in result.deviations]
+
+
+def test_in_a_deviation_every_line_stays_a_deviation_captures_too() -> None:
+    """Walked for information (a line Black chose to leave the published tree by), Black's
+    captures keep it a deviation: a second winning move there is information only."""
+    text = problem(TWO_CAPTURES, "1. 15-10")  # the tree is not walked here: only its clock
+    walker, search, start, firsts = given_walk({}, text=text)
+    search.answers = BOTH_WIN_AFTER_7X16
+    after = play(start, "16-11")
+    walker.result.deviations = [(firsts["16-11"], after, ("16-11",))]
+    walker.walk_deviations(until=5.0)
+    assert walker.result.duals == [
+        Dual(("16-11", "7x16"), ("15-10", "31-26"), "deviation", on_main=False)
+    ]
+
+
+FALSE_KEY = "W:W19,30,36:B7,12,37,K44"
+"""1. 36-31 wins (given below), Black's only move is 37x26, then 19-13 and 30-24 both win."""
+AFTER_36_31: dict[tuple[str, ...], str] = {
+    ("36-31",): "proved",
+    ("36-31", "37x26", "19-13"): "proved",
+    ("36-31", "37x26", "30-24"): "proved",
+}
+
+
+@pytest.mark.parametrize(
+    ("moves", "dual"),
+    [
+        # the composer's 19-13 does not win: the walk goes on with 36-31, a line of the
+        # false solution, forced (C fails already), where a dual is only a remark
+        ("1. 19-13 7-11", ("19-13", "30-24")),
+        # 36-31 is the composer's variation: a dual there is a remark
+        ("1. 19-13 (1. 36-31 37x26 2. 30-24) 1... 7-11", ("30-24", "19-13")),
+    ],
+)
+def test_after_a_white_move_off_the_main_line_a_dual_is_a_remark(
+    moves: str, dual: tuple[str, ...]
+) -> None:
+    walker, _search, _start, _firsts = given_walk(AFTER_36_31, text=problem(FALSE_KEY, moves))
+    assert walker.result.duals == [Dual(("36-31", "37x26"), dual, "variation", on_main=False)]
+
+
+def test_every_turn_with_no_move_proved_adds_its_open_moves() -> None:
+    """Two White turns of the published tree where nothing was proved: after 1... 9-13 (2. 18x9,
+    White's only move) and in the variation 1... 25-30 (four moves): each open move counts."""
+    text = problem("W:W12,18:B9,25", "1. 12-7 9-13 (1... 25-30 2. 7-1) 2. 18x9")
+    answers: dict[tuple[str, ...], str] = {
+        ("12-7",): "proved",
+        ("12-8",): "refuted",
+        ("18-13",): "refuted",
+    }
+    walker, _search, _start, _firsts = given_walk(answers, text=text, default="undecided")
+    result = walker.result
+    assert result.undecided == 5 and result.open_moves == 0
+    assert [o.line for o in result.open_list] == [
+        ("12-7", "9-13", "18x9"),
+        ("12-7", "25-30", "7-1"),
+        ("12-7", "25-30", "18-12"),
+        ("12-7", "25-30", "7-2"),
+        ("12-7", "25-30", "18-13"),
+    ]
+
+
+def test_another_landing_square_left_open_is_not_an_open_move() -> None:
+    """White must take: the king 45x7 (the key) or 45x1, the same capture landing elsewhere
+    (information at most), or the man 35x24.  Left open, only 35x24 could be a cook."""
+    text = problem("W:WK45,35:BK30,6,12,44", "1. 45x7")
+    answers: dict[tuple[str, ...], str] = {
+        ("45x7",): "proved",
+        ("45x1",): "undecided",
+        ("35x24",): "undecided",
+    }
+    walker, _search, _start, _firsts = given_walk(answers, text=text)
+    assert [o.line for o in walker.result.open_list] == [("35x24",)]
+    assert walker.result.open_moves == 1 and walker.result.duals == []
