@@ -7,13 +7,16 @@ PWCP-2 problem A3 (a five-against-five combination ending with Black unable to m
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from rulebook_build.checker.analysis import Clock, Dual, TreeWalk
+from rulebook_build.checker.analysis import LEVEL, Clock, Dual, TreeWalk
 from rulebook_build.checker.budget import Work
 from rulebook_build.checker.criteria import Problem, second
+from rulebook_build.checker.criteria import idle as idle_module
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.idle import D_SHARE, IdleMen, without
 from rulebook_build.checker.criteria.second import criterion_c, criterion_e, find_cooks
@@ -22,12 +25,13 @@ from rulebook_build.checker.grade import Cook, Criterion
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.opinion import Question
-from rulebook_build.checker.search import ProofSearch, SearchResult, root_node
+from rulebook_build.checker.search import Node, ProofSearch, SearchResult, root_node
 from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
 from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
-from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
+from rulebook_build.rules.movegen import State
 from rulebook_build.rules.position import to_move
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
@@ -813,31 +817,74 @@ def test_d_takes_one_man_off_and_keeps_every_other_piece() -> None:
     assert smaller.white_to_move
 
 
+class Asked(NamedTuple):
+    """A question D's made-up search was asked: by which search (counted from 1), with how
+    many seconds, and about which line of the smaller problem (its moves from the start, up
+    to three plies; None deeper in)."""
+
+    search: int
+    seconds: float
+    line: str | None
+
+
+def lines_of(position: Position, plies: int) -> dict[State, list[str]]:
+    """The lines of up to ``plies`` moves from ``position`` (notations joined by spaces) that
+    lead to each position, by its state."""
+    found: dict[State, list[str]] = {}
+    level: list[tuple[Position, str]] = [(position, "")]
+    for _ply in range(plies):
+        level = [
+            (before.play(move), f"{line} {move_notation(before, move)}".strip())
+            for before, line in level
+            for move in before.legal_moves()
+        ]
+        for after, line in level:
+            found.setdefault(after.state(), []).append(line)
+    return found
+
+
 def d_with(
     monkeypatch: pytest.MonkeyPatch,
     verdict: Callable[[int, int], str],
     keys: tuple[str, ...] = (),
-) -> tuple[Criterion, list[tuple[int, float]], IdleMen]:
-    """Criterion D of the interchangeable problem (W:W12,34,48:B5,20), its searches answered
-    by ``verdict(search, question)`` (both counted from 1), each spending half the seconds it
-    is given; ``keys``: the first moves that win the whole problem.  Returns D, the seconds
-    each question was given (with its search's number) and the IdleMen that judged it."""
-    problem = e_problem(SWAPPED)
+    *,
+    text: str = SWAPPED,
+    by_line: dict[str, str] | None = None,
+    walk: TreeWalk | None = None,
+) -> tuple[Criterion, list[Asked], IdleMen]:
+    """Criterion D of ``text`` (the interchangeable problem W:W12,34,48:B5,20 unless given),
+    its searches answered by ``verdict(search, question)`` (both counted from 1), each
+    spending half the seconds it is given; ``by_line``, where given, answers a question about
+    a line of a smaller problem up to three plies deep instead (refuted where not listed);
+    ``keys``: the first moves that win the whole problem; ``walk``: the walk of its published
+    tree.  Returns D, the questions asked and the IdleMen that judged it."""
+    problem = e_problem(text)
+    problem.walk = walk
     problem.judgement.solution.key_wins = True
     problem.judgement.winning_keys = list(keys)
-    asked: list[tuple[int, float]] = []
+    asked: list[Asked] = []
     made: list[ProofSearch] = []
+    lines: dict[State, list[str]] = {}  # no two smaller problems here meet in three plies
+    for square in problem.position.pieces():
+        smaller = without(problem.position, square)
+        if smaller is not None:
+            lines.update(lines_of(smaller, 3))
 
     def new_search() -> ProofSearch:
         search = ProofSearch(INTERNATIONAL, timer=problem.clock.timer)
         made.append(search)
         number, questions = len(made), []
 
-        def prove(node: object, *, seconds: float) -> SearchResult:
+        def prove(node: Node, *, seconds: float) -> SearchResult:
             questions.append(node)
-            asked.append((number, seconds))
+            to_it = lines.get(node[0], [])
+            asked.append(Asked(number, seconds, to_it[0] if to_it else None))
             problem.clock.timer.spent += seconds / 2  # type: ignore[attr-defined]
-            return SearchResult(verdict(number, len(questions)), 1, 0.0)  # type: ignore[arg-type]
+            if by_line is not None and to_it:
+                answer = next((by_line[line] for line in to_it if line in by_line), "refuted")
+            else:
+                answer = verdict(number, len(questions))
+            return SearchResult(answer, 1, 0.0)  # type: ignore[arg-type]
 
         monkeypatch.setattr(search, "prove", prove)
         return search
@@ -863,7 +910,7 @@ def test_d_gives_each_man_its_share_of_the_time(monkeypatch: pytest.MonkeyPatch)
             share = min(left, max(0.05, left * D_SHARE / (len(men) - index)))
             expected.append(share / 2)
             left -= share / 4  # the made-up search spends half of what it is given
-    assert [seconds for _n, seconds in asked] == pytest.approx(expected)
+    assert [a.seconds for a in asked] == pytest.approx(expected)
 
 
 def test_d_is_undecided_while_the_key_without_a_man_is_open(
@@ -875,7 +922,7 @@ def test_d_is_undecided_while_the_key_without_a_man_is_open(
         "d_undecided",
         {"men": [["black", 20], ["white", 48]]},
     )
-    assert len(asked) == 2 and len({n for n, _s in asked}) == 2  # the key alone, for each man
+    assert len(asked) == 2 and len({a.search for a in asked}) == 2  # the key alone, for each man
 
 
 def test_d_calls_a_man_needed_where_he_stops_a_second_key(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -884,10 +931,10 @@ def test_d_calls_a_man_needed_where_he_stops_a_second_key(monkeypatch: pytest.Mo
     assert (d.status, d.message) == ("pass", "d_pass")
     # per man: the key with half the time to his deadline, then the next first move with a
     # third of what is left
-    searches = sorted({n for n, _s in asked})
+    searches = sorted({a.search for a in asked})
     assert len(searches) == 2 and len(asked) == 4
     (first_key, first_other), (second_key, second_other) = (
-        [s for n, s in asked if n == search] for search in searches
+        [a.seconds for a in asked if a.search == search] for search in searches
     )
     assert first_other == pytest.approx((2 * first_key - first_key / 2) / 3)
     assert second_other == pytest.approx((2 * second_key - second_key / 2) / 3)
@@ -910,3 +957,116 @@ def test_d_asks_the_other_first_moves_and_stays_undecided_while_one_is_open(
         {"men": [["black", 20], ["white", 48]]},
     )
     assert len(asked) > 2  # the other first moves were asked, not only the key
+
+
+def test_d_asks_every_other_first_move_in_turn_until_one_wins_that_is_no_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without 20 White has six first moves: the key 34-29 wins, and so does the last one,
+    48-43, which is no key of the whole problem: 20 is needed to stop it.  Without 48 nothing
+    but the key wins, and the walk of the smaller problem finds no new dual: 48 is idle."""
+    d, asked, idle = d_with(
+        monkeypatch,
+        lambda search, question: "refuted",
+        keys=("34-29",),
+        by_line={"34-29": "proved", "48-43": "proved"},
+    )
+    assert (d.status, d.message, dict(d.args)) == ("fail", "d_fail", {"men": [["white", 48]]})
+    assert list(idle.searches) == [20, 48]
+    assert [a.line for a in asked if a.search == 1] == [
+        "34-29",  # the key first, then the others in the engine's order
+        "12-7",
+        "48-42",
+        "12-8",
+        "34-30",
+        "48-43",
+    ]
+    # without 48: the key, the three other first moves, then the walk, which asks them again
+    without_48 = [a.line for a in asked if a.search == 2]
+    assert without_48[:8] == ["34-29", "12-7", "12-8", "34-30", "12-7", "34-29", "12-8", "34-30"]
+
+
+def test_d_walks_the_smaller_problem_only_once_every_first_move_is_settled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """12-7 stays open without either man, the first moves after it are refuted: each man is
+    undecided, and D asks nothing more about his smaller problem (no walk)."""
+    d, asked, _idle = d_with(
+        monkeypatch,
+        lambda search, question: "refuted",
+        keys=("34-29",),
+        by_line={"34-29": "proved", "12-7": "undecided"},
+    )
+    assert (d.status, dict(d.args)) == ("undecided", {"men": [["black", 20], ["white", 48]]})
+    assert [a.line for a in asked] == [
+        *("34-29", "12-7", "48-42", "12-8", "34-30", "48-43"),  # without 20
+        *("34-29", "12-7", "12-8", "34-30"),  # without 48
+    ]
+
+
+AFTER = ("34-29", "5-10")
+COOK = Dual(AFTER, ("12-7", "12-8"), "cook", on_main=True)
+IN_A_VARIATION = Dual(AFTER, ("12-7", "12-8"), "variation", on_main=False)
+TRANSPOSITION = Dual(AFTER, ("12-7", "12-8"), "transposition", on_main=True)
+
+
+@pytest.mark.parametrize(
+    ("smaller", "whole", "status"),
+    [
+        ([COOK], None, "pass"),  # a cook the whole problem does not have: needed
+        ([COOK], [COOK], "fail"),  # the whole problem has it too: nothing new, idle
+        ([TRANSPOSITION], None, "fail"),  # information only: idle
+        ([COOK], [IN_A_VARIATION], "pass"),  # a fault where the whole has only a remark
+    ],
+)
+def test_d_counts_a_dual_of_the_smaller_problem_when_it_is_new_and_more_than_information(
+    monkeypatch: pytest.MonkeyPatch, smaller: list[Dual], whole: list[Dual] | None, status: str
+) -> None:
+    """Without each man the key still wins and nothing else does: the walk of his smaller
+    problem (made up here) decides.  A dual it finds makes him needed when it is more than
+    information and the whole problem's walk has no dual of that level (fail, remark) at that place."""
+
+    @dataclass
+    class Walked:
+        variant: Variant
+        search: ProofSearch
+        targets: frozenset[State]
+        clock: Clock
+        deadline: float
+
+        def walk(self, node: Node, position: Position, main: object) -> TreeWalk:
+            return TreeWalk(duals=list(smaller))
+
+        def settle(self, until: float) -> None:
+            pass
+
+    monkeypatch.setattr(idle_module, "SolutionWalker", Walked)
+    d, _asked, _idle = d_with(
+        monkeypatch,
+        lambda search, question: "refuted",
+        keys=("34-29",),
+        by_line={"34-29": "proved"},
+        walk=None if whole is None else TreeWalk(duals=whole),
+    )
+    men = {"men": [["black", 20], ["white", 48]]}
+    assert (d.status, dict(d.args)) == (status, men if status == "fail" else {"count": 5})
+    assert LEVEL[COOK.kind] == "fail" and LEVEL[TRANSPOSITION.kind] == "info"
+
+
+def test_d_calls_a_man_needed_without_whom_the_start_could_not_arise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without the black man on 24 Black has no legal last move (B1): 24 is needed, and D does
+    not search his smaller problem.  The others (17 plays the key) are idle here: the key
+    wins without each of them and nothing else does."""
+    text = '[FEN "W:W7,17,34:B24,45"]\n\n1. 17-11 *\n'
+    smaller = without(parse_fen("W:W7,17,34:B24,45"), 24)
+    assert smaller is not None and check_reachable(smaller).status == "fail"
+    d, _asked, idle = d_with(
+        monkeypatch, lambda search, question: "proved" if question == 1 else "refuted", text=text
+    )
+    assert (d.status, dict(d.args)) == (
+        "fail",
+        {"men": [["white", 7], ["white", 34], ["black", 45]]},
+    )
+    assert list(idle.searches) == [7, 34, 45]
