@@ -9,6 +9,7 @@ capture, captures of several pieces, orthogonal captures in Fries Spel).
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 import pytest
 
@@ -154,3 +155,38 @@ def test_b1_reads_captures_back_however_many_black_pieces_there_are() -> None:
     report = check_reachable(position)
     assert (report.status, report.message) == ("pass", "b1_pass")
     assert report.last_move is not None and "x" in report.last_move
+
+
+def test_b1_gives_up_only_when_the_routes_pass_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nineteen white men and a black man on 16: he cannot have stepped there, so he took a
+    white man, 27x16 over 21, the one route back and the one candidate.  B1 allows as many
+    routes and candidates as its bound: with a bound of one it still finds the capture."""
+    white = [6, 7, 11, 12, 14, 15, 17, 18, 26, 29, 33, 34, 38, 39, 40, 41, 42, 48, 50]
+    position = Position.from_squares(white_men=white, black_men=[16])
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", 1)
+    assert find_last_black_move(position) == "27x16"
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", 0)
+    with pytest.raises(legality.SearchTooLarge):
+        find_last_black_move(position)
+
+
+def test_b1_looks_for_no_capture_while_white_has_twenty_pieces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twenty white men: Black's last move took none of them.  The black man on 18 cannot have
+    stepped there (12 and 13 are White's), so B1 fails at once, without walking a single
+    capture back (with a bound of none, one route would make it give up)."""
+    white = [8, 9, 10, 11, 12, 13, 20, 22, 25, 27, 31, 32, 36, 41, 44, 45, 47, 48, 49, 50]
+    position = Position.from_squares(white_men=white, black_men=[18])
+    monkeypatch.setattr(legality, "MAX_CANDIDATES", 0)
+    report = check_reachable(position)
+    assert (report.status, report.message) == ("fail", "b1_no_last_move")
+
+
+@pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def test_b1_tries_each_position_before_the_last_move_once(variant: Variant) -> None:
+    """A black king on 27 against white men on 14 and 47: many of the routes B1 walks back
+    lead to the same position before the move, and each position is tried once."""
+    position = Position.from_squares(white_men=[14, 47], black_kings=[27], variant=variant)
+    tried = [_placement(before) for before in islice(legality._candidates(position), 2000)]
+    assert len(tried) == 2000 and len(set(tried)) == len(tried)
