@@ -809,12 +809,13 @@ def test_d_asks_whether_the_key_still_wins_without_the_man() -> None:
     assert question.node[0] == question.position.state()
 
 
-def test_d_takes_one_man_off_and_keeps_every_other_piece() -> None:
-    position = parse_fen("W:W12,K34,48:B5,K20")
+@pytest.mark.parametrize("variant", [INTERNATIONAL, FRISIAN], ids=lambda v: v.name)
+def test_d_takes_one_man_off_and_keeps_every_other_piece(variant: Variant) -> None:
+    position = parse_fen("W:W12,K34,48:B5,K20", variant=variant)
     smaller = without(position, 12)
     assert smaller is not None
     assert smaller.pieces() == {s: p for s, p in position.pieces().items() if s != 12}
-    assert smaller.white_to_move
+    assert smaller.white_to_move and smaller.variant is variant  # the problem's own rules
 
 
 class Asked(NamedTuple):
@@ -843,7 +844,7 @@ def lines_of(position: Position, plies: int) -> dict[State, list[str]]:
     return found
 
 
-def d_with(
+def d_setup(
     monkeypatch: pytest.MonkeyPatch,
     verdict: Callable[[int, int], str],
     keys: tuple[str, ...] = (),
@@ -851,13 +852,13 @@ def d_with(
     text: str = SWAPPED,
     by_line: dict[str, str] | None = None,
     walk: TreeWalk | None = None,
-) -> tuple[Criterion, list[Asked], IdleMen]:
+) -> tuple[Problem, IdleMen, list[Asked]]:
     """Criterion D of ``text`` (the interchangeable problem W:W12,34,48:B5,20 unless given),
     its searches answered by ``verdict(search, question)`` (both counted from 1), each
     spending half the seconds it is given; ``by_line``, where given, answers a question about
     a line of a smaller problem up to three plies deep instead (refuted where not listed);
     ``keys``: the first moves that win the whole problem; ``walk``: the walk of its published
-    tree.  Returns D, the questions asked and the IdleMen that judged it."""
+    tree.  Returns the problem, the IdleMen to judge it and the questions it will ask."""
     problem = e_problem(text)
     problem.walk = walk
     problem.judgement.solution.key_wins = True
@@ -889,7 +890,23 @@ def d_with(
         monkeypatch.setattr(search, "prove", prove)
         return search
 
-    idle = IdleMen(new_search)
+    return problem, IdleMen(new_search), asked
+
+
+def d_with(
+    monkeypatch: pytest.MonkeyPatch,
+    verdict: Callable[[int, int], str],
+    keys: tuple[str, ...] = (),
+    *,
+    text: str = SWAPPED,
+    by_line: dict[str, str] | None = None,
+    walk: TreeWalk | None = None,
+) -> tuple[Criterion, list[Asked], IdleMen]:
+    """Criterion D of d_setup's problem, judged once: D, the questions asked and the IdleMen
+    that judged it."""
+    problem, idle, asked = d_setup(
+        monkeypatch, verdict, keys, text=text, by_line=by_line, walk=walk
+    )
     return idle.criterion_d(problem), asked, idle
 
 
@@ -1004,6 +1021,26 @@ def test_d_walks_the_smaller_problem_only_once_every_first_move_is_settled(
     ]
 
 
+def made_up_walks(monkeypatch: pytest.MonkeyPatch, walk: TreeWalk) -> None:
+    """Every walk of a smaller problem D makes finds ``walk`` (and settles nothing more)."""
+
+    @dataclass
+    class Walked:
+        variant: Variant
+        search: ProofSearch
+        targets: frozenset[State]
+        clock: Clock
+        deadline: float
+
+        def walk(self, node: Node, position: Position, main: object) -> TreeWalk:
+            return walk
+
+        def settle(self, until: float) -> None:
+            pass
+
+    monkeypatch.setattr(idle_module, "SolutionWalker", Walked)
+
+
 AFTER = ("34-29", "5-10")
 COOK = Dual(AFTER, ("12-7", "12-8"), "cook", on_main=True)
 IN_A_VARIATION = Dual(AFTER, ("12-7", "12-8"), "variation", on_main=False)
@@ -1024,23 +1061,10 @@ def test_d_counts_a_dual_of_the_smaller_problem_when_it_is_new_and_more_than_inf
 ) -> None:
     """Without each man the key still wins and nothing else does: the walk of his smaller
     problem (made up here) decides.  A dual it finds makes him needed when it is more than
-    information and the whole problem's walk has no dual of that level (fail, remark) at that place."""
+    information and the whole problem's walk has no dual of that level (fail, remark) at
+    that place."""
 
-    @dataclass
-    class Walked:
-        variant: Variant
-        search: ProofSearch
-        targets: frozenset[State]
-        clock: Clock
-        deadline: float
-
-        def walk(self, node: Node, position: Position, main: object) -> TreeWalk:
-            return TreeWalk(duals=list(smaller))
-
-        def settle(self, until: float) -> None:
-            pass
-
-    monkeypatch.setattr(idle_module, "SolutionWalker", Walked)
+    made_up_walks(monkeypatch, TreeWalk(duals=smaller))
     d, _asked, _idle = d_with(
         monkeypatch,
         lambda search, question: "refuted",
@@ -1051,6 +1075,57 @@ def test_d_counts_a_dual_of_the_smaller_problem_when_it_is_new_and_more_than_inf
     men = {"men": [["black", 20], ["white", 48]]}
     assert (d.status, dict(d.args)) == (status, men if status == "fail" else {"count": 5})
     assert LEVEL[COOK.kind] == "fail" and LEVEL[TRANSPOSITION.kind] == "info"
+
+
+@pytest.mark.parametrize(
+    ("walk", "status"),
+    [
+        (TreeWalk(), "fail"),  # walked to the end, nothing open: both idle
+        (TreeWalk(undecided=1), "undecided"),  # a turn with no win proved
+        (TreeWalk(open_moves=1), "undecided"),  # a second move whose win stayed open
+        (TreeWalk(complete=False), "undecided"),  # time ran out before the end
+    ],
+)
+def test_d_calls_a_man_idle_only_once_his_smaller_problem_is_walked_and_settled(
+    monkeypatch: pytest.MonkeyPatch, walk: TreeWalk, status: str
+) -> None:
+    made_up_walks(monkeypatch, walk)
+    d, _asked, _idle = d_with(
+        monkeypatch,
+        lambda search, question: "refuted",
+        keys=("34-29",),
+        by_line={"34-29": "proved"},
+    )
+    assert (d.status, dict(d.args)) == (status, {"men": [["black", 20], ["white", 48]]})
+
+
+@pytest.mark.parametrize("key_wins", [False, None])
+def test_d_waits_for_the_composers_key_to_be_proved(
+    monkeypatch: pytest.MonkeyPatch, key_wins: bool | None
+) -> None:
+    problem, idle, asked = d_setup(monkeypatch, lambda search, question: "proved")
+    problem.judgement.solution.key_wins = key_wins
+    d = idle.criterion_d(problem)
+    assert (d.status, d.message, asked) == ("undecided", "d_needs_key", [])
+
+
+def test_d_keeps_each_settled_use_and_asks_again_about_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round one: without 20 the key is refuted (20 needed, settled), without 48 it stays open
+    (48 undecided, with his question for the engine's opinion).  Round two asks about 48 only,
+    and he is still undecided, not taken for settled."""
+    problem, idle, asked = d_setup(
+        monkeypatch, lambda search, question: "refuted" if search == 1 else "undecided"
+    )
+    first = idle.criterion_d(problem)
+    assert (first.status, dict(first.args)) == ("undecided", {"men": [["white", 48]]})
+    assert [a.search for a in asked] == [1, 2]
+    assert [(q.kind, q.square) for q in problem.questions] == [("idle", 48)]
+    asked.clear()
+    second = idle.criterion_d(problem)
+    assert (second.status, dict(second.args)) == ("undecided", {"men": [["white", 48]]})
+    assert [a.search for a in asked] == [2]
 
 
 def test_d_calls_a_man_needed_without_whom_the_start_could_not_arise(
