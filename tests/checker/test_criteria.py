@@ -1114,10 +1114,18 @@ def test_d_keeps_each_settled_use_and_asks_again_about_the_rest(
 ) -> None:
     """Round one: without 20 the key is refuted (20 needed, settled), without 48 it stays open
     (48 undecided, with his question for the engine's opinion).  Round two asks about 48 only,
-    and he is still undecided, not taken for settled."""
+    with the search of round one, and he is still undecided, not taken for settled."""
     problem, idle, asked = d_setup(
         monkeypatch, lambda search, question: "refuted" if search == 1 else "undecided"
     )
+    made: list[ProofSearch] = []
+    factory = idle.new_search
+
+    def counted() -> ProofSearch:
+        made.append(factory())
+        return made[-1]
+
+    idle.new_search = counted
     first = idle.criterion_d(problem)
     assert (first.status, dict(first.args)) == ("undecided", {"men": [["white", 48]]})
     assert [a.search for a in asked] == [1, 2]
@@ -1126,6 +1134,8 @@ def test_d_keeps_each_settled_use_and_asks_again_about_the_rest(
     second = idle.criterion_d(problem)
     assert (second.status, dict(second.args)) == ("undecided", {"men": [["white", 48]]})
     assert [a.search for a in asked] == [2]
+    # one search for each smaller problem asked about, made once and kept
+    assert made == list(idle.searches.values()) and len(made) == 2
 
 
 def test_d_calls_a_man_needed_without_whom_the_start_could_not_arise(

@@ -88,12 +88,20 @@ class IdleMen:
             return Criterion.say("undecided", "d_undecided", men=open_)
         return Criterion.say("pass", "d_pass", count=len(men))
 
+    def _search(self, square: int) -> ProofSearch:
+        """The proof search of the problem without the man on ``square``: made when first
+        needed, then kept for the rounds to come."""
+        search = self.searches.get(square)
+        if search is None:
+            search = self.searches[square] = self.new_search()
+        return search
+
     def _question(
         self, problem: Problem, replayed: ReplayedGame, square: int, smaller: Position
     ) -> Question:
         """The open question of one man, for the engine's opinion: does the composer's key
         still win without it?"""
-        search = self.searches.setdefault(square, self.new_search())
+        search = self._search(square)
         root = root_node(problem.variant, smaller.state())
         key = replayed.main.moves[0]
         child = next(c for raw, c in search.expand(root) if to_move(raw) == key.move)
@@ -117,7 +125,7 @@ class IdleMen:
             white_ahead(smaller) and not white_ahead(problem.position)
         ):
             return "needed"
-        search = self.searches.setdefault(square, self.new_search())
+        search = self._search(square)
         clock = problem.clock
         deadline = min(clock.end, clock.now() + seconds)
         root = root_node(problem.variant, smaller.state())
