@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -897,16 +897,11 @@ def d_with(
     monkeypatch: pytest.MonkeyPatch,
     verdict: Callable[[int, int], str],
     keys: tuple[str, ...] = (),
-    *,
-    text: str = SWAPPED,
-    by_line: dict[str, str] | None = None,
-    walk: TreeWalk | None = None,
+    **given: Any,
 ) -> tuple[Criterion, list[Asked], IdleMen]:
-    """Criterion D of d_setup's problem, judged once: D, the questions asked and the IdleMen
-    that judged it."""
-    problem, idle, asked = d_setup(
-        monkeypatch, verdict, keys, text=text, by_line=by_line, walk=walk
-    )
+    """Criterion D of d_setup's problem (``given``: its keyword arguments), judged once: D,
+    the questions asked and the IdleMen that judged it."""
+    problem, idle, asked = d_setup(monkeypatch, verdict, keys, **given)
     return idle.criterion_d(problem), asked, idle
 
 
