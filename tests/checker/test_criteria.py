@@ -33,6 +33,7 @@ from rulebook_build.notation.replay import ReplayedGame, move_notation, replay
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position, Variant
 from rulebook_build.rules.movegen import State
 from rulebook_build.rules.position import to_move
+from tests.checker.test_duals import answer_by_line, lines_of
 
 UNSOUND = Path(__file__).with_name("problems") / "unsound.pdn"
 ENDINGS = ("refuted later", "a line ending", "idle man", "a second winning move")
@@ -828,22 +829,6 @@ class Asked(NamedTuple):
     line: str | None
 
 
-def lines_of(position: Position, plies: int) -> dict[State, list[str]]:
-    """The lines of up to ``plies`` moves from ``position`` (notations joined by spaces) that
-    lead to each position, by its state."""
-    found: dict[State, list[str]] = {}
-    level: list[tuple[Position, str]] = [(position, "")]
-    for _ply in range(plies):
-        level = [
-            (before.play(move), f"{line} {move_notation(before, move)}".strip())
-            for before, line in level
-            for move in before.legal_moves()
-        ]
-        for after, line in level:
-            found.setdefault(after.state(), []).append(line)
-    return found
-
-
 def d_setup(
     monkeypatch: pytest.MonkeyPatch,
     verdict: Callable[[int, int], str],
@@ -869,7 +854,8 @@ def d_setup(
     for square in problem.position.pieces():
         smaller = without(problem.position, square)
         if smaller is not None:
-            lines.update(lines_of(smaller, 3))
+            for state, found in lines_of(smaller, 3).items():
+                lines[state] = [" ".join(line) for line in found]
 
     def new_search() -> ProofSearch:
         search = ProofSearch(INTERNATIONAL, timer=problem.clock.timer)
@@ -882,7 +868,7 @@ def d_setup(
             asked.append(Asked(number, seconds, to_it[0] if to_it else None))
             problem.clock.timer.spent += seconds / 2  # type: ignore[attr-defined]
             if by_line is not None and to_it:
-                answer = next((by_line[line] for line in to_it if line in by_line), "refuted")
+                answer = answer_by_line(to_it, by_line, "refuted")
             else:
                 answer = verdict(number, len(questions))
             return SearchResult(answer, 1, 0.0)  # type: ignore[arg-type]

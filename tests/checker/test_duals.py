@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -36,7 +37,7 @@ from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.notation.replay import move_notation, replay
 from rulebook_build.rules import INTERNATIONAL, Move, Position
-from rulebook_build.rules.position import to_move
+from rulebook_build.rules.movegen import State
 
 
 @pytest.fixture(scope="module")
@@ -429,7 +430,7 @@ def test_settling_stops_when_no_more_than_a_twentieth_of_a_second_is_left(
 # ------------------------------------------------------------------ the walk, with verdicts given
 class Given(ProofSearch):
     """A proof search whose verdicts the test gives: ``answers`` of the position after each
-    White move asked about, by the line of moves to it (``lines``: node to line), else
+    White move asked about, by a line of moves to it (``lines``, from ``lines_of``), else
     ``default``; each question spends ``cost`` seconds of work."""
 
     def __init__(
@@ -443,14 +444,38 @@ class Given(ProofSearch):
         self.answers = answers
         self.cost = cost
         self.default = default
-        self.lines: dict[object, tuple[str, ...]] = {}
+        self.lines: dict[State, list[tuple[str, ...]]] = {}
         self.asked: list[float] = []
 
-    def prove(self, node: object, *, seconds: float, node_limit: int | None = None) -> SearchResult:
+    def prove(self, node: Node, *, seconds: float, node_limit: int | None = None) -> SearchResult:
         self.asked.append(seconds)
         self.timer.spent += self.cost  # type: ignore[attr-defined]
-        line = self.lines.get(node, ())
-        return SearchResult(self.answers.get(line, self.default), 1, 0.0)  # type: ignore[arg-type]
+        answer = answer_by_line(self.lines.get(node[0], []), self.answers, self.default)
+        return SearchResult(answer, 1, 0.0)  # type: ignore[arg-type]
+
+
+Line = TypeVar("Line", str, tuple[str, ...])
+
+
+def lines_of(position: Position, plies: int) -> dict[State, list[tuple[str, ...]]]:
+    """The lines of up to ``plies`` moves from ``position`` that lead to each position, by its
+    state, breadth first and in move order."""
+    found: dict[State, list[tuple[str, ...]]] = {}
+    level: list[tuple[Position, tuple[str, ...]]] = [(position, ())]
+    for _ply in range(plies):
+        level = [
+            (before.play(move), (*line, move_notation(before, move)))
+            for before, line in level
+            for move in before.legal_moves()
+        ]
+        for after, line in level:
+            found.setdefault(after.state(), []).append(line)
+    return found
+
+
+def answer_by_line(lines: list[Line], answers: dict[Line, str], default: str) -> str:
+    """The answer given for the first of ``lines`` (the lines to one position) that has one."""
+    return next((answers[line] for line in lines if line in answers), default)
 
 
 @pytest.mark.parametrize("until", [5.0, 0.0])
@@ -476,21 +501,6 @@ WALKED = problem("W:W12,18:B9,25", "1. 12-7 9-13 2. 18x9")
 """White's first turn: 12-7 (the key), 12-8 and 18-13; Black then has 9-13, 9-14, 25-30."""
 
 
-def name_nodes(search: Given, node: Node, position: Position, plies: int) -> None:
-    """Give ``search`` the line of moves to every node within ``plies`` plies of ``node``: the
-    first line found, breadth first and in move order, where several lines meet."""
-    level: list[tuple[Node, Position, tuple[str, ...]]] = [(node, position, ())]
-    for _ply in range(plies):
-        below = []
-        for parent, before, line in level:
-            for raw, child in search.expand(parent):
-                after = before.play(to_move(raw))
-                named = (*line, move_notation(before, to_move(raw)))
-                search.lines.setdefault(child, named)
-                below.append((child, after, named))
-        level = below
-
-
 def given_walk(
     answers: dict[tuple[str, ...], str],
     seconds: float = 10.0,
@@ -509,8 +519,8 @@ def given_walk(
     work = Work()
     search = Given(answers, work, cost, default)
     root = root_node(INTERNATIONAL, start.state())
-    name_nodes(search, root, start, plies=3)
-    firsts = {search.lines[child][0]: child for _raw, child in search.expand(root)}
+    search.lines = lines_of(start, 3)
+    firsts = {search.lines[child[0]][0][0]: child for _raw, child in search.expand(root)}
     walker = SolutionWalker(
         INTERNATIONAL,
         search,
