@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables.endgame import EndgameTables, Semantics
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.endgame import EndgameTables, Semantics
 from rulebook_build.rules import VARIANTS, find_variant
 
 

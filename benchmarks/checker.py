@@ -54,7 +54,7 @@ def main() -> int:
     tables = None
     prover = None
     if not args.no_tables:
-        from rulebook_build.checker.tables.kinds import CACHED_PIECES, SLICED_PAIRS, checker_tables
+        from rulebook_build.engine.tables.kinds import CACHED_PIECES, SLICED_PAIRS, checker_tables
 
         started = time.perf_counter()
         tables = checker_tables(INTERNATIONAL)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.rules import VARIANTS, find_variant
 from tests.checker.differential import compare
 

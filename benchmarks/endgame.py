@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.tables.endgame import EndgameTables
+from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.errors import PositionError
 from rulebook_build.rules import VARIANTS, Position, Variant, find_variant
 from rulebook_build.rules.movegen import State

@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.checker import binaries  # noqa: E402
-from rulebook_build.checker.search import root_node  # noqa: E402
-from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
+from rulebook_build.engine import binaries  # noqa: E402
+from rulebook_build.engine.search import root_node  # noqa: E402
+from rulebook_build.engine.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.notation.fen import parse_fen  # noqa: E402
 from rulebook_build.rules import FRISIAN, INTERNATIONAL  # noqa: E402
 

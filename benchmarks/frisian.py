@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker.tables.endgame import EndgameTables, default_cache_dir
-from rulebook_build.checker.tables.index import (
+from rulebook_build.engine.tables.endgame import EndgameTables, default_cache_dir
+from rulebook_build.engine.tables.index import (
     material_name,
     material_of_name,
     successor_classes,

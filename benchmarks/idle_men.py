@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.checker.criteria.idle import without
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.search import ProofSearch, root_node
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.search import ProofSearch, root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import replay

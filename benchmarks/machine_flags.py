@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables.endgame import EndgameTables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.rules import find_variant
 
 # a pair with men and kings and one of kings only, per variant: a few seconds to half a minute

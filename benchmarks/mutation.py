@@ -89,7 +89,7 @@ class Module:
 
 MODULES: tuple[Module, ...] = (
     Module(
-        "checker/search.py",
+        "engine/search.py",
         (
             "tests/checker/test_proof_walk.py",
             "tests/checker/test_native_prover.py",
@@ -128,7 +128,7 @@ MODULES: tuple[Module, ...] = (
         ("tests/checker/test_criteria.py", "tests/checker/test_legality.py"),
     ),
     Module(
-        "checker/tables/endgame.py",
+        "engine/tables/endgame.py",
         (
             "tests/checker/test_endgame.py",
             "tests/checker/test_counted_tables.py",
@@ -169,7 +169,7 @@ HAND: tuple[HandMutant, ...] = (
     # the five of issue 43
     HandMutant(
         "walk-first-defence-only",
-        "rulebook_build/checker/search.py",
+        "rulebook_build/engine/search.py",
         "below = [child for _move, child in known]",
         "below = [child for _move, child in known][: 1 if proof else None]",
         ("tests/checker/test_proof_walk.py",),

@@ -42,10 +42,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker.binaries import NativeProver
 from rulebook_build.checker.opinion import OPINION_NODES, WIN_THRESHOLD
-from rulebook_build.checker.search import Node, ProofSearch, root_node
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.binaries import NativeProver
+from rulebook_build.engine.search import Node, ProofSearch, root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.replay import move_notation
 from rulebook_build.rules import Position, find_variant

@@ -27,9 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import binaries
-from rulebook_build.checker.search import ProofSearch, root_node
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.search import ProofSearch, root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import game_variant, move_notation, start_position
 from rulebook_build.rules.position import to_move

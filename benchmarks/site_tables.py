@@ -21,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.checker import wasm  # noqa: E402
 from rulebook_build.checker.front import Checker  # noqa: E402
-from rulebook_build.checker.tables import remote  # noqa: E402
-from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
-from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables  # noqa: E402
+from rulebook_build.engine import wasm  # noqa: E402
+from rulebook_build.engine.tables import remote  # noqa: E402
+from rulebook_build.engine.tables.endgame import default_cache_dir  # noqa: E402
+from rulebook_build.engine.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
 from rulebook_build.notation.replay import game_variant  # noqa: E402
 from tests.checker.wasm_host import WasmtimeHost  # noqa: E402

@@ -25,9 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import budget
-from rulebook_build.checker.search import ProofSearch, root_node
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import budget
+from rulebook_build.engine.search import ProofSearch, root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.replay import move_notation, start_position
 from rulebook_build.rules.position import to_move
 

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from work_rates import problem, side_by_side, side_by_side_arguments
 
-from rulebook_build.checker import search
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import search
+from rulebook_build.engine.tables.kinds import checker_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = ROOT / "problems/verdicts.jsonl"

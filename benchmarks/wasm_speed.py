@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulebook_build.checker import binaries, wasm  # noqa: E402
-from rulebook_build.checker.search import root_node  # noqa: E402
-from rulebook_build.checker.tables.endgame import default_cache_dir  # noqa: E402
+from rulebook_build.engine import binaries, wasm  # noqa: E402
+from rulebook_build.engine.search import root_node  # noqa: E402
+from rulebook_build.engine.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
 from rulebook_build.notation.replay import game_variant, start_position  # noqa: E402
 

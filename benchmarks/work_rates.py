@@ -2,7 +2,7 @@
 
     python benchmarks/work_rates.py [--every 4] [--jobs 2] [--time-limit 20] [--cache-dir DIR]
 
-``checker/budget.py`` counts a judgement's limit in positions at nominal rates: the compiled
+``engine/budget.py`` counts a judgement's limit in positions at nominal rates: the compiled
 search's, the Python search's and the Python check of the compiled search's trees.  This script
 judges a sample of the problems of ``problems/`` (every Nth, examples left out) as
 ``rulebook check --deterministic`` does, in ``--jobs`` processes side by side (as the verdicts
@@ -30,10 +30,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import budget, native, search
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import problem_digest
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import budget, native, search
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import Variant

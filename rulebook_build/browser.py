@@ -2,9 +2,9 @@
 
 The page runs this module under Pyodide in a Web Worker (``site/assets/checker-worker.js``):
 the same rules, notation and checker code as ``rulebook check``, with the same endgame tables
-(those the site publishes, ``checker/tables/remote.py``: every block fetched by a Range request
+(those the site publishes, ``engine/tables/remote.py``: every block fetched by a Range request
 and checked against its SHA-256 before use) and the same compiled proof search, built to
-WebAssembly (``checker/wasm.py``) and run by the worker's host (``site/assets/prover-host.js``).
+WebAssembly (``engine/wasm.py``) and run by the worker's host (``site/assets/prover-host.js``).
 Its answers are walked by the Python engine here before they count, as on the command line.
 A check is counted in work (``rulebook check --deterministic``), so the page's JSON is the
 command line's, ``seconds`` aside, for the same tables and limit.  Without the WebAssembly
@@ -33,13 +33,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from rulebook_build.checker import opinion_words, wasm
+from rulebook_build.checker import opinion_words
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
 from rulebook_build.checker.opinion import calibration
-from rulebook_build.checker.tables import tablefile
-from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker_tables
+from rulebook_build.engine import wasm
+from rulebook_build.engine.tables import tablefile
+from rulebook_build.engine.tables.remote import SiteCheckerTables, site_checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen, parse_fen

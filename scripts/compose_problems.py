@@ -37,8 +37,8 @@ from pathlib import Path
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import Judgement
 from rulebook_build.checker.legality import check_reachable
-from rulebook_build.checker.search import Node, ProofSearch, TableLike, root_node
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.search import Node, ProofSearch, TableLike, root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen, parse_fen
 from rulebook_build.notation.pdn import read_pdn

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries
+from rulebook_build.engine import binaries
 from rulebook_build.rules import VARIANTS
 
 CHROMIUM = Path("/usr/bin/chromium")

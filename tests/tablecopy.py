@@ -6,8 +6,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from rulebook_build.checker.tables.index import Material
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.index import Material
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.rules import Variant
 
 

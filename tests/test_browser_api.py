@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from rulebook_build.browser import check, load, moves, pdn
-from rulebook_build.checker.tables.remote import folder_fetch
 from rulebook_build.cli.check import _judge, _Task
+from rulebook_build.engine.tables.remote import folder_fetch
 from rulebook_build.notation.pdn import read_pdn
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -104,8 +104,8 @@ def test_check_gives_what_the_command_line_gives() -> None:
 def published(folder: Path, pieces: int = 3) -> str:
     """The site's International tables of up to ``pieces`` pieces, as the build publishes them;
     the manifest's text."""
-    from rulebook_build.checker.tables.kinds import checker_tables
-    from rulebook_build.checker.tables.remote import publish
+    from rulebook_build.engine.tables.kinds import checker_tables
+    from rulebook_build.engine.tables.remote import publish
     from rulebook_build.rules import INTERNATIONAL
 
     tables = checker_tables(INTERNATIONAL)
@@ -138,7 +138,7 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
 
 def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
     from rulebook_build import browser
-    from rulebook_build.checker.tables.remote import ENTRY, PAGE
+    from rulebook_build.engine.tables.remote import ENTRY, PAGE
 
     browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path))
     try:

@@ -23,12 +23,13 @@ RANK = {
     "lifetime": 0,
     "rules": 1,
     "notation": 2,
-    "render": 3,
-    "checker": 3,
-    "similar": 3,
-    "browser": 4,
-    "site": 5,
-    "cli": 6,
+    "engine": 3,
+    "render": 4,
+    "checker": 4,
+    "similar": 4,
+    "browser": 5,
+    "site": 6,
+    "cli": 7,
 }
 
 ONLY_IN = {

@@ -70,7 +70,7 @@ def test_the_wheel_carries_what_the_commands_read(wheel: Path) -> None:
     for lark in (ROOT / "grammar").glob("*.lark"):
         assert f"rulebook_build/grammar/{lark.name}" in names
     for data in [
-        *PACKAGE.glob("checker/native/*.[ch]"),
+        *PACKAGE.glob("engine/native/*.[ch]"),
         *PACKAGE.glob("site/assets/*"),
         *PACKAGE.glob("site/templates/*"),
     ]:

@@ -45,8 +45,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from rulebook_build.checker.budget import WALL, Timer
-from rulebook_build.checker.search import Node, ProofSearch
+from rulebook_build.engine.budget import WALL, Timer
+from rulebook_build.engine.search import Node, ProofSearch
 from rulebook_build.notation.replay import ReplayedLine, move_notation
 from rulebook_build.rules import Move, Position, Variant
 from rulebook_build.rules.movegen import State, generate, make

@@ -24,8 +24,6 @@ from rulebook_build.checker.analysis import (
     principal_line,
     published_states,
 )
-from rulebook_build.checker.binaries import NativeProver, ProverSession
-from rulebook_build.checker.budget import WALL, Timer, Work
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
 from rulebook_build.checker.criteria.idle import IdleMen
@@ -41,7 +39,9 @@ from rulebook_build.checker.grade import (
     verdict_of,
 )
 from rulebook_build.checker.opinion import OPINION_NODES, ask
-from rulebook_build.checker.search import (
+from rulebook_build.engine.binaries import NativeProver, ProverSession
+from rulebook_build.engine.budget import WALL, Timer, Work
+from rulebook_build.engine.search import (
     NATIVE_FROM_SECONDS,
     Node,
     ProofSearch,

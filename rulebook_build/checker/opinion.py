@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final, Literal, Protocol
 
-from rulebook_build.checker.binaries import WIN_SCORE, EngineAnswer, Pieces
 from rulebook_build.checker.messages import CRITERIA
-from rulebook_build.checker.search import Node, ProofSearch
+from rulebook_build.engine.binaries import WIN_SCORE, EngineAnswer, Pieces
+from rulebook_build.engine.search import Node, ProofSearch
 from rulebook_build.notation.replay import move_notation
 from rulebook_build.rules import Position, Variant
 from rulebook_build.rules.drawrules import DrawClocks

@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker import opinion_words
-from rulebook_build.checker.binaries import machine_cores
 from rulebook_build.checker.front import FIVE_PIECE_COST, Checker, has_five
 from rulebook_build.checker.judge import CRITERIA, Judgement, problem_digest
 from rulebook_build.checker.opinion import OPINION_NODES, calibration
-from rulebook_build.checker.tables.kinds import CheckerTables
 from rulebook_build.cli.cluster import connect
+from rulebook_build.engine.binaries import machine_cores
+from rulebook_build.engine.tables.kinds import CheckerTables
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
@@ -190,7 +190,7 @@ class _Task:
     """The problem's digest (``_problems`` sets it): a problem repeated in a run is judged
     once."""
     by_work: bool = False
-    """The time limit counted in work (``--deterministic``, ``checker/budget.py``)."""
+    """The time limit counted in work (``--deterministic``, ``engine/budget.py``)."""
     opinion_nodes: int = OPINION_NODES
     """The engine's budget for each opinion (``--opinion-nodes``)."""
 

@@ -11,7 +11,7 @@ the user's cache folder, or ``--cache-dir``; see ``rulebook_build/cachedir.py``)
 later ``rulebook check``, and the check page of a site built on this machine, uses them.
 
 ``rulebook check`` builds by itself, on first use, every class of up to 4 pieces with the
-compiled builder (``checker/binaries.py``; it needs a C compiler), else up to 3 pieces in Python,
+compiled builder (``engine/binaries.py``; it needs a C compiler), else up to 3 pieces in Python,
 and, for International unless it is given ``--table-pieces 4``, the 5-piece classes by running
 this command with ``--pieces 5 --pack``.  This command builds:
 
@@ -34,7 +34,7 @@ men, so the pairs of a level need only the levels before it.  Each pair is built
 its own and written whole or not at all, so classes already in the cache are only checked, two
 commands on one cache never build a pair twice, and the command can be stopped and run again.
 
-``--pack`` keeps every class of 5 pieces in compact form only (``checker/tables/compact.py``;
+``--pack`` keeps every class of 5 pieces in compact form only (``engine/tables/compact.py``;
 the 6-piece pairs stay as built): both kinds of a class in one file of one byte a slot,
 compressed with zlib, instead of two files of two bytes a slot, and the checker reads it as it
 reads the built ones.  A compact class keeps no pure distances, so no class can be built from
@@ -43,7 +43,7 @@ packed (then ``--pieces 6 --pack``), or build those again first.  ``--export`` h
 compact files with the others, ``--install`` checks them.
 
 ``--verify`` builds nothing: it hashes every table file of the variant against the checksum in
-its header (``checker/tables/tablefile.py``; a damaged file is moved aside and named), then checks
+its header (``engine/tables/tablefile.py``; a damaged file is moved aside and named), then checks
 every entry of the pure tables of up to ``--pieces`` pieces against its successors, one
 retrograde step (``EndgameTables.first_inconsistency``), and stops at the first fault (exit 1).
 The tables with count rules are checked by checksum only: their values depend on the clocks.
@@ -77,25 +77,25 @@ from rulebook_build.cachedir import (
     locks_folder,
     use_cache_argument,
 )
-from rulebook_build.checker import binaries
-from rulebook_build.checker.binaries import machine_cores
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.endgame import (
+from rulebook_build.cli.cluster import connect
+from rulebook_build.engine import binaries
+from rulebook_build.engine.binaries import machine_cores
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.endgame import (
     EndgameTables,
     Material,
     Semantics,
     pair_name,
     successor_classes,
 )
-from rulebook_build.checker.tables.kinds import (
+from rulebook_build.engine.tables.kinds import (
     CACHED_RULES_PIECES,
     SLICED_PAIRS,
     CheckerTables,
     build_class,
     build_levels,
 )
-from rulebook_build.checker.tables.retrograde import WHOLE_PAIR_SLOTS
-from rulebook_build.cli.cluster import connect
+from rulebook_build.engine.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
 from rulebook_build.rules import VARIANTS, Variant, find_variant

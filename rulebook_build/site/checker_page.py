@@ -292,7 +292,7 @@ def python_bundle() -> bytes:
         files += [(f"rulebook_build/{p.relative_to(package).as_posix()}", p) for p in found]
     native = package / "checker" / "native"
     files += [
-        (f"rulebook_build/checker/native/{p.name}", p)
+        (f"rulebook_build/engine/native/{p.name}", p)
         for p in sorted(native.iterdir())
         if p.suffix in (".c", ".h")
     ]
@@ -327,13 +327,13 @@ WASM_DEST: Final = "assets/rulebook/prover.wasm"
 
 def published_tables(variant_name: str) -> tuple[Path, dict[str, Any]]:
     """The folder with the tables the site publishes for a variant and their manifest
-    (``checker/tables/remote.py``): those ``rulebook check`` uses by default
+    (``engine/tables/remote.py``): those ``rulebook check`` uses by default
     (``DEFAULT_TABLE_PIECES``), as far as the cache has them (``rulebook tables --pieces 5
     --pack`` builds the International 5-piece classes; those of up to 4 pieces are built here).
     Kept beside the table cache, under the rules' fingerprint, so that every build on this
     machine shares them; made again only where a file changed."""
-    from rulebook_build.checker.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables
-    from rulebook_build.checker.tables.remote import publish
+    from rulebook_build.engine.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables
+    from rulebook_build.engine.tables.remote import publish
     from rulebook_build.rules import find_variant
 
     tables = checker_tables(find_variant(variant_name))

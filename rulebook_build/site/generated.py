@@ -21,9 +21,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from rulebook_build.checker.tables.endgame import default_cache_dir
-from rulebook_build.checker.tables.remote import BLOCKS, PAGES
-from rulebook_build.checker.wasm import wasm_build
+from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.engine.tables.remote import BLOCKS, PAGES
+from rulebook_build.engine.wasm import wasm_build
 from rulebook_build.errors import RulebookError
 from rulebook_build.site.checker_page import (
     BUNDLE_DEST,
@@ -149,7 +149,7 @@ def _write_similar_index(site: SiteBuild, path: Path) -> None:
 
 def _add_checker_files(site: SiteBuild, files: Files, config: MkDocsConfig) -> None:
     """The check page's tables, published block by checked block (``remote.py``), and its
-    compiled search as WebAssembly (``checker/wasm.py``), made once a build and taken from
+    compiled search as WebAssembly (``engine/wasm.py``), made once a build and taken from
     where they are made (the tables are large: they are not copied twice)."""
     if site.site_tables is None:
         site.site_tables = {}

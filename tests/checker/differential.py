@@ -18,9 +18,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables.endgame import Outcome, outcome_of
-from rulebook_build.checker.tables.kinds import CheckerTables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.endgame import Outcome, outcome_of
+from rulebook_build.engine.tables.kinds import CheckerTables
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.drawrules import (
     DrawClocks,

@@ -1,4 +1,4 @@
-"""A judgement counted in work (``checker/budget.py``, ``check --deterministic``) does not
+"""A judgement counted in work (``engine/budget.py``, ``check --deterministic``) does not
 depend on the machine's speed: the same JSON however fast the wall clock runs."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE, Work
 from rulebook_build.checker.judge import Judge
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.budget import COMPILED_RATE, PYTHON_RATE, Work
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import start_position
 from rulebook_build.rules import INTERNATIONAL

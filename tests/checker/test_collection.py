@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.checker.judge import Judge, problem_digest
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.checker.verdict_json import judgement_from_json
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import Variant

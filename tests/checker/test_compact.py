@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.endgame import outcome_of
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.endgame import outcome_of
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.drawrules import initial_clocks

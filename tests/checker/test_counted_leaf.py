@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from rulebook_build.checker.search import INFINITY, ProofSearch, root_node
-from rulebook_build.checker.tables.endgame import Outcome
+from rulebook_build.engine.search import INFINITY, ProofSearch, root_node
+from rulebook_build.engine.tables.endgame import Outcome
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.drawrules import (
     ENDING_PLIES,

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.budget import PYTHON_RATE
-from rulebook_build.checker.search import (
+from rulebook_build.engine.budget import PYTHON_RATE
+from rulebook_build.engine.search import (
     INFINITY,
     UNLIKELY,
     ProofSearch,
     _first_estimate,
     root_node,
 )
-from rulebook_build.checker.tables.endgame import Outcome
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine.tables.endgame import Outcome
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.movegen import count_moves

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 import pytest
 
 from rulebook_build.checker.analysis import LEVEL, Clock, Dual, TreeWalk
-from rulebook_build.checker.budget import Work
 from rulebook_build.checker.criteria import Problem, second
 from rulebook_build.checker.criteria import idle as idle_module
 from rulebook_build.checker.criteria.final import criterion_f, criterion_g
@@ -25,8 +24,9 @@ from rulebook_build.checker.grade import Cook, Criterion
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.opinion import Question
-from rulebook_build.checker.search import Node, ProofSearch, SearchResult, root_node
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine.budget import Work
+from rulebook_build.engine.search import Node, ProofSearch, SearchResult, root_node
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
 from rulebook_build.notation.replay import ReplayedGame, move_notation, replay

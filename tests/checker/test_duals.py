@@ -27,12 +27,12 @@ from rulebook_build.checker.analysis import (
     published_states,
     transposes,
 )
-from rulebook_build.checker.budget import Work
 from rulebook_build.checker.judge import Judge, Judgement
-from rulebook_build.checker.search import Node, ProofSearch, SearchResult, root_node
-from rulebook_build.checker.tables.endgame import EndgameTables
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.cli import main
+from rulebook_build.engine.budget import Work
+from rulebook_build.engine.search import Node, ProofSearch, SearchResult, root_node
+from rulebook_build.engine.tables.endgame import EndgameTables
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.notation.replay import move_notation, replay

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.tables import tablefile
-from rulebook_build.checker.tables.endgame import EndgameTables, Outcome
-from rulebook_build.checker.tables.index import (
+from rulebook_build.engine.tables import tablefile
+from rulebook_build.engine.tables.endgame import EndgameTables, Outcome
+from rulebook_build.engine.tables.index import (
     KING_BITS,
     MOVER_MEN_BITS,
     OTHER_MEN_BITS,

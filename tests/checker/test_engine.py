@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries, wasm
-from rulebook_build.checker.search import Node, child_node, root_node
-from rulebook_build.checker.tables.endgame import default_cache_dir
+from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine.search import Node, child_node, root_node
+from rulebook_build.engine.tables.endgame import default_cache_dir
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.board import bit_of

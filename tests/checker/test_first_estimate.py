@@ -1,7 +1,7 @@
 """The first estimate of a node the df-pn search has not searched yet (search.py
 ``_first_estimate``): the number of moves, made harder by the material a side is behind."""
 
-from rulebook_build.checker.search import KING_MEN, MATERIAL_WEIGHT, _first_estimate
+from rulebook_build.engine.search import KING_MEN, MATERIAL_WEIGHT, _first_estimate
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import find_variant
 

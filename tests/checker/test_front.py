@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rulebook_build.checker.front import Checker
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.rules import FRISIAN, INTERNATIONAL

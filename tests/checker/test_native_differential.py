@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.search import root_node
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.search import root_node
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.board import squares_in

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.budget import COMPILED_RATE, PYTHON_RATE, Work
 from rulebook_build.checker.judge import Judge
-from rulebook_build.checker.search import (
+from rulebook_build.engine import binaries
+from rulebook_build.engine.budget import COMPILED_RATE, PYTHON_RATE, Work
+from rulebook_build.engine.search import (
     NATIVE_FROM_SECONDS,
     NATIVE_NODE_LIMIT,
     PYTHON_NODE_LIMIT,
@@ -28,7 +28,7 @@ from rulebook_build.checker.search import (
     child_node,
     root_node,
 )
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file
 from rulebook_build.notation.replay import move_notation, replay, start_position

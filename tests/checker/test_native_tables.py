@@ -24,9 +24,9 @@ from typing import Final
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables.endgame import EndgameTables, Semantics
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.endgame import EndgameTables, Semantics
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Variant
 from rulebook_build.rules.drawrules import lone_king_ending
 from tests.checker.test_endgame import random_state
@@ -307,7 +307,7 @@ def test_a_pair_too_large_to_build_whole_is_built_by_slices_on_first_use(
 ) -> None:
     # the two largest Fries Spel 5-piece pairs are built by slices when a build reaches them;
     # here the bound is lowered so that the 3-piece pairs with art. 17 runs take that path
-    from rulebook_build.checker.tables import retrograde
+    from rulebook_build.engine.tables import retrograde
 
     whole = EndgameTables(FRISIAN, cache_dir=tmp_path / "w", semantics="rules")
     sliced = EndgameTables(FRISIAN, cache_dir=tmp_path / "s", semantics="rules")

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries
 from rulebook_build.checker.analysis import OpenMove, TreeWalk
-from rulebook_build.checker.binaries import WIN_SCORE
 from rulebook_build.checker.criteria import questions as gathering
 from rulebook_build.checker.criteria.questions import open_questions
 from rulebook_build.checker.front import Checker
@@ -27,9 +25,11 @@ from rulebook_build.checker.opinion import (
     says_of,
 )
 from rulebook_build.checker.opinion_words import calibration_text, describe
-from rulebook_build.checker.search import root_node
-from rulebook_build.checker.tables.kinds import checker_tables
 from rulebook_build.checker.verdict_json import opinion_from_json
+from rulebook_build.engine import binaries
+from rulebook_build.engine.binaries import WIN_SCORE
+from rulebook_build.engine.search import root_node
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.notation.replay import game_variant, move_notation, start_position

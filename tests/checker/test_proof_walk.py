@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.search import (
+from rulebook_build.engine import binaries
+from rulebook_build.engine.search import (
     INFINITY,
     NATIVE_FROM_SECONDS,
     Node,

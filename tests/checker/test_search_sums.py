@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebook_build.checker.search import INFINITY, SUM_CAP, ProofSearch, _summed, root_node
+from rulebook_build.engine.search import INFINITY, SUM_CAP, ProofSearch, _summed, root_node
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import INTERNATIONAL
 from tests.checker.test_criteria import MIDDLE_GAME

@@ -1,6 +1,6 @@
 """The table probes a proof rests on: what ``covers``, ``probe``, ``locate`` and the positions
 without a table (a side with no pieces) answer, at the edges of their bounds.  Written for the
-mutants of ``benchmarks/mutation.py checker/tables/endgame.py`` that survived the value tests
+mutants of ``benchmarks/mutation.py engine/tables/endgame.py`` that survived the value tests
 (each bitboard of a state counted, each bound on both sides)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.tables.endgame import EndgameTables, Outcome
+from rulebook_build.engine.tables.endgame import EndgameTables, Outcome
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.movegen import NO_STREAK, State

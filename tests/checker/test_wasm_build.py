@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import wasm
+from rulebook_build.engine import wasm
 from rulebook_build.site.checker_page import render_checker
 
 

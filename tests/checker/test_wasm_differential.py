@@ -1,6 +1,6 @@
 """The WebAssembly build of the proof search answers as the native program does.
 
-``prover.c`` compiled for ``wasm32-wasi`` (``checker/wasm.py``, Zig from the ``ziglang``
+``prover.c`` compiled for ``wasm32-wasi`` (``engine/wasm.py``, Zig from the ``ziglang``
 package) runs here under wasmtime, with the imports the check page's worker gives it
 (``wasm_host.py``), reading the tables a site publishes through ``tables/remote.py``; the native
 program reads the same compact files.  On random positions of both variants with their clocks,
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries, wasm
 from rulebook_build.checker.judge import Judge
-from rulebook_build.checker.tables.endgame import default_cache_dir
-from rulebook_build.checker.tables.kinds import CheckerTables, checker_tables
-from rulebook_build.checker.tables.remote import (
+from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.engine.tables.remote import (
     SiteCheckerTables,
     folder_fetch,
     publish,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import wasmtime
 
-from rulebook_build.checker.tables.remote import SiteCheckerTables
+from rulebook_build.engine.tables.remote import SiteCheckerTables
 
 I32 = wasmtime.ValType.i32()
 I64 = wasmtime.ValType.i64()

@@ -190,8 +190,8 @@ def test_an_undecided_run_names_the_tables_that_settle_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from rulebook_build.checker.front import Checker
-    from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
+    from rulebook_build.engine.tables.kinds import checker_tables
     from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
     # a cache without 5-piece classes: a note for each variant, check builds neither here
@@ -253,10 +253,10 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import rulebook_build.cli.tables
-    from rulebook_build.checker import binaries
     from rulebook_build.checker.front import FIVE_PIECE_COST, Checker
-    from rulebook_build.checker.tables.kinds import checker_tables
     from rulebook_build.cli import check as check_command
+    from rulebook_build.engine import binaries
+    from rulebook_build.engine.tables.kinds import checker_tables
     from rulebook_build.rules import Variant, find_variant
 
     if binaries.compiler() is None:
@@ -291,8 +291,8 @@ def test_check_builds_the_5_piece_tables_once_with_the_tables_command(
 def test_frisian_5_piece_tables_are_built_by_check_only_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from rulebook_build.checker import binaries
     from rulebook_build.checker.front import Checker
+    from rulebook_build.engine import binaries
     from rulebook_build.rules import FRISIAN, INTERNATIONAL
 
     if binaries.compiler() is None:

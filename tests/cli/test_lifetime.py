@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries
+from rulebook_build.engine import binaries
 
 ROOT = Path(__file__).resolve().parents[2]
 GRACE = 10.0

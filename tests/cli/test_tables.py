@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker.tables import endgame, kinds, retrograde, tablefile
 from rulebook_build.cli import main
+from rulebook_build.engine.tables import endgame, kinds, retrograde, tablefile
 from rulebook_build.rules import find_variant
 
 

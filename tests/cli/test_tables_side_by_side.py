@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
 from tests.tablecopy import copy_checker_tables
 

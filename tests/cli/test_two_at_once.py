@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.cachedir import exclusive, lock_file
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.rules import INTERNATIONAL
 from tests.tablecopy import copy_checker_tables
 

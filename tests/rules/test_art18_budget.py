@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from rulebook_build.checker.search import INFINITY, ProofSearch
+from rulebook_build.engine.search import INFINITY, ProofSearch
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Position
 from rulebook_build.rules.drawrules import (
     FRISIAN_TWO_KINGS_MOVES,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rulebook_build.checker.judge import Judge
-from rulebook_build.checker.tables.kinds import checker_tables
+from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL

@@ -13,7 +13,7 @@ from __future__ import annotations
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.opinion import Question
-from rulebook_build.checker.search import root_node
+from rulebook_build.engine.search import root_node
 from rulebook_build.notation.fen import format_fen
 
 

@@ -20,7 +20,7 @@ from rulebook_build.checker.criteria.start import white_ahead
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.opinion import Question
-from rulebook_build.checker.search import ProofSearch, root_node
+from rulebook_build.engine.search import ProofSearch, root_node
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.replay import ReplayedGame, move_notation
 from rulebook_build.rules import Position

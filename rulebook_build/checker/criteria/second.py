@@ -18,7 +18,7 @@ from rulebook_build.checker.analysis import Dual, is_combination, principal_line
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Cook, Criterion
 from rulebook_build.checker.opinion import Question
-from rulebook_build.checker.search import root_node
+from rulebook_build.engine.search import root_node
 from rulebook_build.notation.replay import ReplayedMove, move_notation
 
 COOK_PLIES = 9

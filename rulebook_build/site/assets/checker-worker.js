@@ -13,7 +13,7 @@
  * Tables: the manifest of a variant (tables/<variant>/tables-<variant>.json) is checked against
  * the page's SHA-256 and handed to Python, which fetches each block it needs with a synchronous
  * Range request (allowed in a worker) and checks it against its own SHA-256 before use
- * (rulebook_build/checker/tables/remote.py).  The browser's HTTP cache keeps what was fetched
+ * (rulebook_build/engine/tables/remote.py).  The browser's HTTP cache keeps what was fetched
  * between checks; a host that ignores Range sends the whole file, which is then kept whole.
  */
 /* A module worker (Pyodide supports no other kind); checker.js starts it. */

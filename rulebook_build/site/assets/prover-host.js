@@ -1,11 +1,11 @@
 /*
  * rulebook_build: the host of the compiled proof search (native/prover.c built for wasm32-wasi,
- * rulebook_build/checker/wasm.py) in the check page's worker.
+ * rulebook_build/engine/wasm.py) in the check page's worker.
  *
  * The module is a WASI "reactor": a session is a new instance (fresh memory), opened with
  * rb_open(variant, table MB); each request line of "prover serve" is written into
  * rb_request_buffer and answered by rb_request on standard output.  It reads no files: the
- * endgame tables come from the Python side (rulebook_build/checker/tables/remote.py), which
+ * endgame tables come from the Python side (rulebook_build/engine/tables/remote.py), which
  * fetches each block by a Range request and checks it against its SHA-256 before the module
  * sees it.  Every answer goes back to Python, which walks its proof tree with the Python
  * engine before it counts.

@@ -26,7 +26,7 @@ and a class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/si
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
 page's: a synchronous Range request in its worker; the tests': a file), and
 :func:`site_checker_tables` makes of the classes the :class:`CheckerTables` a judgement uses,
-with the compiled search of a :class:`~rulebook_build.checker.wasm.Host` where there is one.
+with the compiled search of a :class:`~rulebook_build.engine.wasm.Host` where there is one.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from rulebook_build.checker import wasm
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.endgame import EndgameTables, Semantics, Values
-from rulebook_build.checker.tables.index import Material, material_name, material_of_name
-from rulebook_build.checker.tables.kinds import CheckerTables
+from rulebook_build.engine import wasm
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.endgame import EndgameTables, Semantics, Values
+from rulebook_build.engine.tables.index import Material, material_name, material_of_name
+from rulebook_build.engine.tables.kinds import CheckerTables
 from rulebook_build.rules.variants import Variant
 
 FORMAT: Final = "site-tables-2"

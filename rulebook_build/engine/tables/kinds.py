@@ -16,15 +16,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.endgame import (
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.endgame import (
     MAX_PAIR_SLOTS,
     EndgameTables,
     Outcome,
     Semantics,
 )
-from rulebook_build.checker.tables.index import Material, material_name, pair_name
+from rulebook_build.engine.tables.index import Material, material_name, pair_name
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules.movegen import State
 from rulebook_build.rules.variants import Variant, find_variant

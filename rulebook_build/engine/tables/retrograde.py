@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.index import (
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.index import (
     LAST_PROMOTION_BIT,
     Material,
     Placement,
@@ -39,7 +39,7 @@ from rulebook_build.checker.tables.index import (
     streak_part,
     successor_classes,
 )
-from rulebook_build.checker.tables.store import TableStore, Values
+from rulebook_build.engine.tables.store import TableStore, Values
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules.drawrules import (
     initial_clocks,

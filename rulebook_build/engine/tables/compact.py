@@ -46,7 +46,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol, overload
 
-from rulebook_build.checker.tables import tablefile
+from rulebook_build.engine.tables import tablefile
 from rulebook_build.lifetime import child_options
 
 FORMAT: Final = "compact-1"

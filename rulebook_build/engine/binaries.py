@@ -467,7 +467,7 @@ class ProverSession:
 
     def _exchange(self, request: str) -> str:
         """Send one request line, return the answer up to its ``end`` line; ``OSError`` when
-        the program cannot answer (``checker/wasm.py`` answers without a process)."""
+        the program cannot answer (``engine/wasm.py`` answers without a process)."""
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(request + "\n")

@@ -75,17 +75,17 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import retrograde, tablefile
-from rulebook_build.checker.tables.index import (
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import retrograde, tablefile
+from rulebook_build.engine.tables.index import (
     Layout,
     Material,
     material_name,
     pair_name,
     successor_classes,
 )
-from rulebook_build.checker.tables.retrograde import DRAW
-from rulebook_build.checker.tables.store import Semantics, TableStore, Values
+from rulebook_build.engine.tables.retrograde import DRAW
+from rulebook_build.engine.tables.store import Semantics, TableStore, Values
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.rules.movegen import State, generate, make

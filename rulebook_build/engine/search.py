@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
-from rulebook_build.checker.binaries import pieces_of
-from rulebook_build.checker.budget import COMPILED_RATE, SAFETY, SAFETY_SECONDS, WALL, Timer
+from rulebook_build.engine.binaries import pieces_of
+from rulebook_build.engine.budget import COMPILED_RATE, SAFETY, SAFETY_SECONDS, WALL, Timer
 from rulebook_build.rules.drawrules import (
     DrawClocks,
     advance,

@@ -12,7 +12,7 @@ the nodes of the search under way every 65,536, so that the page's counter moves
 
 Hosts: the check page's worker (``site/assets/prover-host.js``) in the browser, and
 ``wasmtime`` in the tests (``tests/checker/test_wasm_differential.py``).  Whatever the host,
-:class:`HostedProver` is a :class:`~rulebook_build.checker.binaries.NativeProver` to the judge,
+:class:`HostedProver` is a :class:`~rulebook_build.engine.binaries.NativeProver` to the judge,
 and every answer goes through the same Python walk of its tree before it counts: a fault of the
 WebAssembly build can cost a proof, never make a false one.
 
@@ -35,7 +35,7 @@ import tempfile
 from pathlib import Path
 from typing import Final, Protocol
 
-from rulebook_build.checker import binaries
+from rulebook_build.engine import binaries
 from rulebook_build.errors import RulebookError
 from rulebook_build.rules.drawrules import DrawClocks
 from rulebook_build.rules.movegen import State

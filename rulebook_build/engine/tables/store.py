@@ -27,9 +27,9 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-from rulebook_build.checker import binaries
-from rulebook_build.checker.tables import compact, tablefile
-from rulebook_build.checker.tables.index import Layout, Material, material_name, material_of_name
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import compact, tablefile
+from rulebook_build.engine.tables.index import Layout, Material, material_name, material_of_name
 from rulebook_build.rules import board as board_module
 from rulebook_build.rules import drawrules as drawrules_module
 from rulebook_build.rules import movegen as movegen_module
