@@ -47,6 +47,7 @@ BUNDLE_PARTS: Final = (
     "browser.py",
     "rules",
     "notation",
+    "engine",
     "checker",
     "similar",
     "render/__init__.py",
@@ -290,7 +291,7 @@ def python_bundle() -> bytes:
         path = package / part
         found = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         files += [(f"rulebook_build/{p.relative_to(package).as_posix()}", p) for p in found]
-    native = package / "checker" / "native"
+    native = package / "engine" / "native"
     files += [
         (f"rulebook_build/engine/native/{p.name}", p)
         for p in sorted(native.iterdir())
