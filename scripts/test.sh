@@ -7,19 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test,wasm]'
-# Pyodide, for the in-browser checker and its browser test (pinned in package-lock.json)
-npm ci --silent --no-audit --no-fund
+source scripts/setup.sh
 
-can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
-apt_updated=
-apt_install() {
-    if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
-
+setup_environment "test,wasm"
 if [ ! -x /usr/bin/chromium ]; then
     if can_apt; then
         echo "installing Debian's chromium for the browser test"
@@ -28,20 +18,8 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "note: /usr/bin/chromium missing and not root: the browser tests will be skipped"
     fi
 fi
-# WeasyPrint (the pdf extra, in the test extra) prints the rulebooks' PDFs with the system's
-# Pango and fonts, which pip cannot install (rulebook build --pdf, tests/site/test_pdf.py)
-pdf_ready() {
-    .venv/bin/python -c "from rulebook_build.site.pdf import unavailable; raise SystemExit(unavailable())" &&
-        [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]
-}
-if ! pdf_ready >/dev/null 2>&1; then
-    if can_apt; then
-        echo "installing Pango and the DejaVu fonts for the PDF tests"
-        apt_install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-    else
-        echo "note: Pango or the DejaVu fonts missing and not root: the PDF tests will be skipped"
-    fi
-fi
+# the PDF tests (rulebook build, tests/site/test_pdf.py)
+setup_pdf
 # CI runs every test: a browser test that skips there would hide what the pages do in a browser
 # (tests/conftest.py fails a CI run with a skipped browser test as well)
 if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then

@@ -15,6 +15,8 @@ from urllib.parse import unquote, urlsplit
 import markdown
 import pytest
 
+from rulebook_build.cli import COMMANDS
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = sorted(
     [
@@ -117,3 +119,20 @@ def test_no_dated_history_outside_the_changelog(path: Path) -> None:
     )
     dated = re.findall(rf"\b20\d\d-\d\d-\d\d\b|\b\d{{1,2}} {month}\b|\bstop \d+\b", text)
     assert dated == []
+
+
+def test_the_readme_lists_every_command() -> None:
+    """The README's table of commands is the command's own list (``cli.COMMANDS``)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `rulebook (\w+)` \|", readme, flags=re.MULTILINE)
+    assert listed == list(COMMANDS)
+
+
+def test_the_readme_starts_with_two_commands() -> None:
+    """The quick start: one command builds the site, one runs the tests (CI runs the second)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Quick start\n\n```sh\n(.*?)```", readme, flags=re.DOTALL)
+    assert block is not None
+    assert block.group(1).splitlines() == ["bash scripts/site.sh", "bash scripts/test.sh"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.rstrip().splitlines()[-1] == "bash scripts/test.sh"

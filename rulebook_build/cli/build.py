@@ -1,14 +1,17 @@
 """``rulebook build``: build the website, every language, strictly.
 
-    rulebook build [--out DIR] [--config mkdocs.yml] [--pdf] [--verbose]
+    rulebook build [--out DIR] [--config mkdocs.yml] [--pdf | --no-pdf] [--verbose]
 
 Any warning (a broken link or anchor, a bad diagram block, an illegal example move) fails
 the build: the problems are printed as ``file:line:column: message`` and the exit code is 1;
 the previous site in DIR is left as it was.  Set ``SOURCE_DATE_EPOCH`` for byte-identical
 builds across checkouts (by default the newest source file's time is used).
 
-``--pdf`` also prints every rulebook page to a PDF beside it and links it from the page
-(WeasyPrint and Pango, the ``pdf`` extra); without them it exits 2 and says what to install.
+Every rulebook page is also printed to a PDF beside it and linked from the page, where
+WeasyPrint and Pango (the ``pdf`` extra) are installed: a federation that builds its site
+publishes the printed copies with it.  Where they are missing, the site is built without PDFs
+and one line says so and what to install (``bash scripts/site.sh`` installs them when run as
+root).  ``--pdf`` makes the PDFs required (exit 2 without them); ``--no-pdf`` leaves them out.
 """
 
 from __future__ import annotations
@@ -31,11 +34,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="mkdocs.yml (default: the one in this folder or a folder above)",
     )
-    parser.add_argument(
+    pdf = parser.add_mutually_exclusive_group()
+    pdf.add_argument(
         "--pdf",
         action="store_true",
-        help="also make a PDF of each rulebook in each language and link it from its page "
-        "(needs WeasyPrint and Pango: pip install -e '.[pdf]')",
+        default=None,
+        help="require the PDF of each rulebook in each language (exit 2 without WeasyPrint and "
+        "Pango: pip install -e '.[pdf]'); by default they are made where they can be",
+    )
+    pdf.add_argument(
+        "--no-pdf",
+        dest="pdf",
+        action="store_false",
+        help="build the site without the rulebooks' PDFs",
     )
     parser.add_argument("--verbose", action="store_true", help="print MkDocs' progress too")
 
@@ -43,16 +54,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rulebook_build.site.builder import build_site, find_config
 
-    if args.pdf:
+    make_pdf = args.pdf is not False
+    if make_pdf:
         from rulebook_build.site.pdf import unavailable
 
         missing = unavailable()
-        if missing is not None:
+        if missing is not None and args.pdf:
             print(f"rulebook build: --pdf: {missing}", file=sys.stderr)
             return 2
+        if missing is not None:
+            print(
+                f"rulebook build: building without the rulebooks' PDFs: {missing} "
+                "(--no-pdf leaves them out without this note)",
+                file=sys.stderr,
+            )
+            make_pdf = False
     config = args.config if args.config is not None else find_config()
     try:
-        report = build_site(config, args.out, verbose=args.verbose, pdf=args.pdf)
+        report = build_site(config, args.out, verbose=args.verbose, pdf=make_pdf)
     except RulebookError as error:
         print(f"rulebook build: {error.message}", file=sys.stderr)
         return 1
