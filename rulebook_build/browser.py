@@ -33,30 +33,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from rulebook_build.checker import opinion_words
-from rulebook_build.checker.front import Checker
-from rulebook_build.checker.judge import CRITERIA
-from rulebook_build.checker.messages import render
-from rulebook_build.checker.opinion import calibration
-from rulebook_build.engine import wasm
-from rulebook_build.engine.tables import tablefile
-from rulebook_build.engine.tables.remote import SiteCheckerTables, site_checker_tables
+from rulebook_build.checker import CRITERIA, Checker, calibration, opinion_words, render
+from rulebook_build.engine import SiteCheckerTables, site_checker_tables, tablefile, wasm
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.diagram import DiagramSpec
-from rulebook_build.notation.fen import format_fen, parse_fen
-from rulebook_build.notation.messages import message as notation_message
-from rulebook_build.notation.messages import shown
-from rulebook_build.notation.pdn import MAX_GAME_CHARACTERS, read_pdn
-from rulebook_build.notation.replay import game_variant, line_text, replay, start_position
-from rulebook_build.notation.resolve import move_notation, resolve_move
-from rulebook_build.render.html import player_html
+from rulebook_build.notation import (
+    MAX_GAME_CHARACTERS,
+    DiagramSpec,
+    format_fen,
+    game_variant,
+    line_text,
+    move_notation,
+    parse_fen,
+    read_pdn,
+    resolve_move,
+    shown,
+    start_position,
+)
+from rulebook_build.notation import message as notation_message
+from rulebook_build.notation import replay_game as replay
+from rulebook_build.render import player_html
 from rulebook_build.rules import Move, Variant, find_variant
-from rulebook_build.similar import cache
-from rulebook_build.similar.index import Collection as SimilarCollection
-from rulebook_build.similar.index import Index
-from rulebook_build.similar.records import read_file
-from rulebook_build.similar.search import queries, search
-from rulebook_build.similar.words import describe
+from rulebook_build.similar import Collection as SimilarCollection
+from rulebook_build.similar import Index, cache, describe, queries, read_file
+from rulebook_build.similar import search_similar as search
 
 GAMETYPES: Final = {"international": 20, "frisian": 40}
 MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")

@@ -1,4 +1,5 @@
-"""The layers of guides/design.md: every import of the package points down, never up or across.
+"""The layers of guides/design.md: every import of the package points down, never up or across,
+and goes through the room's face (its ``__init__``'s ``__all__``), never into its inner modules.
 
 Each module is read with :mod:`ast` (imports inside functions and ``TYPE_CHECKING`` blocks
 count too, since they tie the rooms together as much as the others), and each import of
@@ -8,6 +9,7 @@ another room must go to a room of a lower rank.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,81 @@ def test_an_upward_import_is_caught() -> None:
         "rulebook_build/site/x.py:1: only notation may import lark"
     ]
     assert violations(Path("rulebook_build/cli/x.py"), upward) == []
+
+
+def rooms_with_faces() -> list[str]:
+    """The rooms that are packages: each has a face other rooms import."""
+    return sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
+
+
+def face_of(room: str) -> set[str]:
+    """The names a room offers: its ``__init__``'s ``__all__``, read without importing it."""
+    tree = ast.parse((PACKAGE / room / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            assert isinstance(node.value, ast.List)
+            return {str(ast.literal_eval(element)) for element in node.value.elts}
+    return set()
+
+
+def past_faces(relative: Path, text: str, faces: dict[str, set[str]]) -> list[str]:
+    """The imports of the module at ``relative`` that reach into another room past its face."""
+    source = room_of(".".join(relative.with_suffix("").parts))
+    wrong: list[str] = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            named = [(node.lineno, alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named = [(node.lineno, node.module, alias.name) for alias in node.names]
+        else:
+            continue
+        for line, module, name in named:
+            target = room_of(module)
+            if not module.startswith("rulebook_build.") or target in (source, "__init__"):
+                continue
+            if target not in faces:  # a module room: errors, cachedir, lifetime, browser
+                continue
+            if module.count(".") > 1:
+                wrong.append(f"{relative}:{line}: {source} imports {module}, inside {target}")
+            elif name is not None and name not in faces[target]:
+                wrong.append(f"{relative}:{line}: {target}'s face does not offer {name}")
+    return wrong
+
+
+FACES = {room: face_of(room) for room in rooms_with_faces()}
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_imports_go_through_faces(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert past_faces(path.relative_to(PACKAGE.parent), text, FACES) == []
+
+
+@pytest.mark.parametrize("room", rooms_with_faces())
+def test_every_name_of_a_face_is_there(room: str) -> None:
+    """Each name a face lists can be imported from it (a face's lazy table has no typo)."""
+    module = importlib.import_module(f"rulebook_build.{room}")
+    missing = [name for name in sorted(FACES[room]) if getattr(module, name, None) is None]
+    assert missing == []
+
+
+def test_an_import_past_a_face_is_caught() -> None:
+    faces = {"checker": {"Checker"}, "rules": {"Variant"}}
+    inner = "from rulebook_build.checker.front import Checker\n"
+    assert past_faces(Path("rulebook_build/site/x.py"), inner, faces) == [
+        "rulebook_build/site/x.py:1: site imports rulebook_build.checker.front, inside checker"
+    ]
+    hidden = "def f():\n    from rulebook_build.checker import Judge\n"
+    assert past_faces(Path("rulebook_build/cli/x.py"), hidden, faces) == [
+        "rulebook_build/cli/x.py:2: checker's face does not offer Judge"
+    ]
+    plain = "import rulebook_build.rules.board\n"
+    assert past_faces(Path("rulebook_build/notation/x.py"), plain, faces) == [
+        "rulebook_build/notation/x.py:1: notation imports rulebook_build.rules.board, inside rules"
+    ]
+    inside = "from rulebook_build.checker.front import Checker\nfrom rulebook_build import errors\n"
+    assert past_faces(Path("rulebook_build/checker/x.py"), inside, faces) == []

@@ -45,12 +45,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from rulebook_build.engine.budget import WALL, Timer
-from rulebook_build.engine.search import Node, ProofSearch
-from rulebook_build.notation.replay import ReplayedLine, move_notation
-from rulebook_build.rules import Move, Position, Variant
-from rulebook_build.rules.movegen import State, generate, make
-from rulebook_build.rules.position import to_move
+from rulebook_build.engine import WALL, Node, ProofSearch, Timer
+from rulebook_build.notation import ReplayedLine
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.rules import Move, Position, State, Variant, generate, make, to_move
 
 Level = Literal["fail", "remark", "info"]
 DualKind = Literal["cook", "variation", "transposition", "landing", "deviation"]

@@ -28,11 +28,15 @@ from typing import Final, Protocol
 
 from rulebook_build.checker.judge import Judge, Judgement
 from rulebook_build.checker.opinion import OPINION_NODES
-from rulebook_build.engine.search import ProverLike, TableLike
-from rulebook_build.engine.tables.kinds import DEFAULT_TABLE_PIECES, CheckerTables, checker_tables
+from rulebook_build.engine import (
+    DEFAULT_TABLE_PIECES,
+    CheckerTables,
+    ProverLike,
+    TableLike,
+    checker_tables,
+)
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.pdn import PdnGame
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation import PdnGame, game_variant, start_position
 from rulebook_build.rules import Variant
 
 FIVE_PIECE_CLASSES: Final = frozenset(

@@ -39,23 +39,24 @@ from rulebook_build.checker.grade import (
     verdict_of,
 )
 from rulebook_build.checker.opinion import OPINION_NODES, ask
-from rulebook_build.engine.binaries import NativeProver, ProverSession
-from rulebook_build.engine.budget import WALL, Timer, Work
-from rulebook_build.engine.search import (
+from rulebook_build.engine import (
     NATIVE_FROM_SECONDS,
+    WALL,
+    NativeProver,
     Node,
     ProofSearch,
     ProverLike,
+    ProverSession,
     TableLike,
+    Timer,
+    Work,
     root_node,
 )
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.fen import format_fen
-from rulebook_build.notation.pdn import PdnGame, write_game
-from rulebook_build.notation.replay import ReplayedGame, ReplayedMove, move_notation, replay
-from rulebook_build.rules import Move, Position, Variant
-from rulebook_build.rules.movegen import RawMove
-from rulebook_build.rules.position import to_move
+from rulebook_build.notation import PdnGame, ReplayedGame, ReplayedMove, format_fen, write_game
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.notation import replay_game as replay
+from rulebook_build.rules import Move, Position, RawMove, Variant, to_move
 
 __all__ = ["CRITERIA", "Criterion", "Judge", "Judgement", "SolutionCheck", "problem_digest"]
 

@@ -26,9 +26,8 @@ from itertools import islice, product
 
 from rulebook_build.checker.messages import Argument, render
 from rulebook_build.errors import PositionError
-from rulebook_build.notation.replay import move_notation
-from rulebook_build.rules import Position, Variant
-from rulebook_build.rules.board import DIAGONALS, Direction, neighbour
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.rules import DIAGONALS, Direction, Position, Variant, neighbour
 
 
 @dataclass(frozen=True, slots=True)

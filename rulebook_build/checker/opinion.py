@@ -28,13 +28,9 @@ from importlib import resources
 from typing import Final, Literal, Protocol
 
 from rulebook_build.checker.messages import CRITERIA
-from rulebook_build.engine.binaries import WIN_SCORE, EngineAnswer, Pieces
-from rulebook_build.engine.search import Node, ProofSearch
-from rulebook_build.notation.replay import move_notation
-from rulebook_build.rules import Position, Variant
-from rulebook_build.rules.drawrules import DrawClocks
-from rulebook_build.rules.movegen import State
-from rulebook_build.rules.position import to_move
+from rulebook_build.engine import WIN_SCORE, EngineAnswer, Node, Pieces, ProofSearch
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.rules import DrawClocks, Position, State, Variant, to_move
 
 Kind = Literal["key", "alternative", "stopped", "swap", "idle", "end", "start"]
 """What is asked, always "does White win here?":

@@ -52,11 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulebook_build.site.builder import build_site, find_config
+    from rulebook_build.site import build_site, find_config
 
     make_pdf = args.pdf is not False
     if make_pdf:
-        from rulebook_build.site.pdf import unavailable
+        from rulebook_build.site import unavailable
 
         missing = unavailable()
         if missing is not None and args.pdf:

@@ -35,17 +35,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
-from rulebook_build.checker import opinion_words
-from rulebook_build.checker.front import FIVE_PIECE_COST, Checker, has_five
-from rulebook_build.checker.judge import CRITERIA, Judgement, problem_digest
-from rulebook_build.checker.opinion import OPINION_NODES, calibration
+from rulebook_build.checker import (
+    CRITERIA,
+    FIVE_PIECE_COST,
+    OPINION_NODES,
+    Checker,
+    Judgement,
+    calibration,
+    has_five,
+    opinion_words,
+    problem_digest,
+)
 from rulebook_build.cli.cluster import connect
-from rulebook_build.engine.binaries import machine_cores
-from rulebook_build.engine.tables.kinds import CheckerTables
+from rulebook_build.engine import CheckerTables, machine_cores
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
-from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:

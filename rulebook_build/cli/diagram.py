@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from rulebook_build.errors import NotationError, RulebookError
-from rulebook_build.render.strings import LANGUAGES
+from rulebook_build.render import LANGUAGES
 from rulebook_build.rules import VARIANTS
 
 FORMATS = ("svg", "png", "gif")
@@ -106,7 +106,7 @@ def choose_format(requested: str | None, out: Path | None) -> str:
 
 
 def render(args: argparse.Namespace, fmt: str) -> bytes:
-    from rulebook_build.notation.diagram import parse_diagram
+    from rulebook_build.notation import parse_diagram
 
     text, origins = _block(args)
     try:
@@ -120,8 +120,8 @@ def render(args: argparse.Namespace, fmt: str) -> bytes:
     final = positions[-1]
     last = spec.moves[-1] if spec.moves else None
     if fmt == "svg":
-        from rulebook_build.notation.resolve import move_notation
-        from rulebook_build.render.svg import board_svg
+        from rulebook_build.notation import move_notation
+        from rulebook_build.render import board_svg
 
         last_text = move_notation(last, positions[-2].legal_moves()) if last else None
         svg = board_svg(
@@ -139,7 +139,7 @@ def render(args: argparse.Namespace, fmt: str) -> bytes:
             size=args.size,
         )
         return (svg + "\n").encode("utf-8")
-    from rulebook_build.render.raster import render_gif, render_png
+    from rulebook_build.render import render_gif, render_png
 
     if fmt == "png":
         return render_png(

@@ -17,10 +17,8 @@ import re
 import sys
 
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.fen import format_fen, parse_fen
-from rulebook_build.notation.resolve import move_notation, resolve_move
-from rulebook_build.rules import VARIANTS, Game, Position, Variant, find_variant
-from rulebook_build.rules.position import START_FENS
+from rulebook_build.notation import format_fen, move_notation, parse_fen, resolve_move
+from rulebook_build.rules import START_FENS, VARIANTS, Game, Position, Variant, find_variant
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

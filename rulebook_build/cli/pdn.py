@@ -25,15 +25,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError
-from rulebook_build.notation.pdn import PdnGame, iter_pdn_file
-from rulebook_build.notation.replay import (
+from rulebook_build.notation import (
+    PdnGame,
     default_variant,
     describe_gametype,
     game_variant,
     has_square,
-    replay,
+    iter_pdn_file,
     shows_10x10,
 )
+from rulebook_build.notation import replay_game as replay
 from rulebook_build.rules import INTERNATIONAL, Variant
 
 EXIT_OK = 0

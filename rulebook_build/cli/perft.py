@@ -14,7 +14,7 @@ import time
 
 from rulebook_build.cli.moves import add_variant_argument, read_position
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation import format_fen
 from rulebook_build.rules import find_variant, perft
 
 

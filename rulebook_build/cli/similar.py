@@ -31,20 +31,18 @@ from typing import Any
 
 from rulebook_build.cachedir import ENVIRONMENT, cache_root, use_cache_argument
 from rulebook_build.errors import RulebookError
-from rulebook_build.similar.index import (
+from rulebook_build.similar import (
+    DEFAULT_LIMIT,
+    REPORTED,
     Index,
+    Match,
     build_index,
     collection_of,
     pdn_files,
+    queries,
     record_of,
 )
-from rulebook_build.similar.search import (
-    DEFAULT_LIMIT,
-    REPORTED,
-    Match,
-    queries,
-    search,
-)
+from rulebook_build.similar import search_similar as search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -78,24 +78,23 @@ from rulebook_build.cachedir import (
     use_cache_argument,
 )
 from rulebook_build.cli.cluster import connect
-from rulebook_build.engine import binaries
-from rulebook_build.engine.binaries import machine_cores
-from rulebook_build.engine.tables import compact, tablefile
-from rulebook_build.engine.tables.endgame import (
+from rulebook_build.engine import (
+    CACHED_RULES_PIECES,
+    SLICED_PAIRS,
+    WHOLE_PAIR_SLOTS,
+    CheckerTables,
     EndgameTables,
     Material,
     Semantics,
-    pair_name,
-    successor_classes,
-)
-from rulebook_build.engine.tables.kinds import (
-    CACHED_RULES_PIECES,
-    SLICED_PAIRS,
-    CheckerTables,
+    binaries,
     build_class,
     build_levels,
+    compact,
+    machine_cores,
+    pair_name,
+    successor_classes,
+    tablefile,
 )
-from rulebook_build.engine.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
 from rulebook_build.rules import VARIANTS, Variant, find_variant

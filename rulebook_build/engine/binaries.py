@@ -42,10 +42,7 @@ from typing import Final
 
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import child_options
-from rulebook_build.rules.board import SQUARE_OF_BIT
-from rulebook_build.rules.drawrules import DrawClocks
-from rulebook_build.rules.movegen import State, Streak
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules import SQUARE_OF_BIT, DrawClocks, State, Streak, Variant
 
 FOLDER: Final = Path(__file__).resolve().parent / "native"
 SOURCE: Final = FOLDER / "tablebuild.c"

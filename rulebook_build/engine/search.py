@@ -21,16 +21,20 @@ from typing import Final, Literal, Protocol
 
 from rulebook_build.engine.binaries import pieces_of
 from rulebook_build.engine.budget import COMPILED_RATE, SAFETY, SAFETY_SECONDS, WALL, Timer
-from rulebook_build.rules.drawrules import (
+from rulebook_build.rules import (
     DrawClocks,
+    RawMove,
+    State,
+    Variant,
     advance,
+    count_moves,
     draw_by_count,
+    generate,
     initial_clocks,
+    make,
     play_is_finite,
     plies_left,
 )
-from rulebook_build.rules.movegen import RawMove, State, count_moves, generate, make
-from rulebook_build.rules.variants import Variant
 
 INFINITY: Final = 10**9
 EPSILON_DIVISOR: Final = 4  # the 1+epsilon trick with epsilon = 1/4

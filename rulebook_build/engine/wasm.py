@@ -37,9 +37,7 @@ from typing import Final, Protocol
 
 from rulebook_build.engine import binaries
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules.drawrules import DrawClocks
-from rulebook_build.rules.movegen import State
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules import DrawClocks, State, Variant
 
 WASM_FLAGS: Final = (
     "-target",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rulebook_build.notation.resolve import move_notation
+from rulebook_build.notation import move_notation
 from rulebook_build.rules import Move, Piece, Position
 
 

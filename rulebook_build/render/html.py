@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
-from rulebook_build.notation.diagram import DiagramSpec
+from rulebook_build.notation import DiagramSpec
 from rulebook_build.render.animation import Ply, move_list, plies
 from rulebook_build.render.strings import describe_position, text
 from rulebook_build.render.style import SQUARE, square_centre

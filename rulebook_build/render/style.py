@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Final
 
-from rulebook_build.rules.board import column_of, row_of
+from rulebook_build.rules import column_of, row_of
 
 SQUARE: Final = 50
 """Width of one square in drawing units (SVG user units, or pixels at scale 1)."""

@@ -18,3 +18,68 @@ the site: ``rulebook similar`` (``cli/similar.py``) is its command line, and a p
 a problem's relatives would call ``search.search`` on an index built by ``index.build_index``.
 The package itself exports nothing, so that ``similar.search`` is always the module.
 """
+
+from typing import TYPE_CHECKING
+
+from rulebook_build import face
+
+# The face: what the other rooms use, each loaded from its module on first use.
+if TYPE_CHECKING:
+    from rulebook_build.similar import cache
+    from rulebook_build.similar.index import (
+        Collection,
+        Index,
+        build_index,
+        collection_of,
+        pdn_files,
+        record_of,
+    )
+    from rulebook_build.similar.records import read_file
+    from rulebook_build.similar.search import (
+        DEFAULT_LIMIT,
+        POSSIBLE_ANTICIPATION,
+        REPORTED,
+        Match,
+        queries,
+    )
+    from rulebook_build.similar.search import search as search_similar
+    from rulebook_build.similar.words import describe
+
+__getattr__ = face(
+    __name__,
+    {
+        "Collection": ("rulebook_build.similar.index", "Collection"),
+        "DEFAULT_LIMIT": ("rulebook_build.similar.search", "DEFAULT_LIMIT"),
+        "Index": ("rulebook_build.similar.index", "Index"),
+        "Match": ("rulebook_build.similar.search", "Match"),
+        "POSSIBLE_ANTICIPATION": ("rulebook_build.similar.search", "POSSIBLE_ANTICIPATION"),
+        "REPORTED": ("rulebook_build.similar.search", "REPORTED"),
+        "build_index": ("rulebook_build.similar.index", "build_index"),
+        "cache": ("rulebook_build.similar.cache", None),
+        "collection_of": ("rulebook_build.similar.index", "collection_of"),
+        "describe": ("rulebook_build.similar.words", "describe"),
+        "pdn_files": ("rulebook_build.similar.index", "pdn_files"),
+        "queries": ("rulebook_build.similar.search", "queries"),
+        "read_file": ("rulebook_build.similar.records", "read_file"),
+        "record_of": ("rulebook_build.similar.index", "record_of"),
+        "search_similar": ("rulebook_build.similar.search", "search"),
+    },
+)
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "POSSIBLE_ANTICIPATION",
+    "REPORTED",
+    "Collection",
+    "Index",
+    "Match",
+    "build_index",
+    "cache",
+    "collection_of",
+    "describe",
+    "pdn_files",
+    "queries",
+    "read_file",
+    "record_of",
+    "search_similar",
+]

@@ -34,8 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from rulebook_build.rules import Position
-from rulebook_build.rules.board import column_of, row_of, square_at
+from rulebook_build.rules import Position, column_of, row_of, square_at
 
 KINDS: Final = ("man", "king", "man", "king")
 """The four masks of a frame position: the mover's men and kings, the other side's."""

@@ -25,14 +25,18 @@ from pathlib import Path
 from typing import Final
 
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.pdn import MoveText, PdnGame, PdnMove, Setup, read_pdn_file
-from rulebook_build.notation.replay import (
+from rulebook_build.notation import (
+    MoveText,
+    PdnGame,
+    PdnMove,
+    Setup,
     candidate_moves,
     default_variant,
     game_variant,
-    replay,
+    read_pdn_file,
     start_position,
 )
+from rulebook_build.notation import replay_game as replay
 from rulebook_build.rules import Move, Position, Variant
 from rulebook_build.similar.geometry import Masks, frame_of
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.diagram import DiagramSpec
-from rulebook_build.render.html import Line
+from rulebook_build.notation import DiagramSpec
+from rulebook_build.render import Line
 from rulebook_build.site.checker_page import manifest_digest, pyodide_folder, render_checker
 from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.comparison import render_comparison, render_score

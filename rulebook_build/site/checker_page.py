@@ -24,7 +24,7 @@ from typing import Any, Final
 import rulebook_build
 from rulebook_build.browser import DEFAULT_SECONDS
 from rulebook_build.checker import opinion_words
-from rulebook_build.notation._grammar import GRAMMAR_DIR
+from rulebook_build.notation import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 from rulebook_build.site.problems import home
 from rulebook_build.site.templating import TEMPLATES
@@ -333,8 +333,7 @@ def published_tables(variant_name: str) -> tuple[Path, dict[str, Any]]:
     --pack`` builds the International 5-piece classes; those of up to 4 pieces are built here).
     Kept beside the table cache, under the rules' fingerprint, so that every build on this
     machine shares them; made again only where a file changed."""
-    from rulebook_build.engine.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables
-    from rulebook_build.engine.tables.remote import publish
+    from rulebook_build.engine import DEFAULT_TABLE_PIECES, checker_tables, publish
     from rulebook_build.rules import find_variant
 
     tables = checker_tables(find_variant(variant_name))

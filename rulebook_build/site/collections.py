@@ -59,10 +59,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.checker.judge import problem_digest
+from rulebook_build.checker import problem_digest
 from rulebook_build.errors import SiteError
-from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position
 from rulebook_build.rules import Position, find_variant
 
 METADATA: Final = "collection.toml"

@@ -12,12 +12,13 @@ import html
 from collections.abc import Callable
 from typing import Final
 
-from rulebook_build.rules import VARIANTS, Variant
-from rulebook_build.rules.board import ORTHOGONALS
-from rulebook_build.rules.drawrules import (
+from rulebook_build.rules import (
     ENDING_PLIES,
     FRISIAN_TWO_KINGS_MOVES,
     KING_ONLY_PLIES,
+    ORTHOGONALS,
+    VARIANTS,
+    Variant,
     play_is_finite,
 )
 
@@ -173,9 +174,9 @@ SCORE_WORDS: Final[dict[str, dict[str, str]]] = {
 def render_score(text: str, *, lang: str, where: str, diagram: Callable[[str], str]) -> str:
     """A game shown as a diagram (``position`` and ``moves`` as in a draughts block) and the
     Dampromotie score of its final position, computed by ``rules/scoring.py``."""
-    from rulebook_build.notation.diagram import parse_diagram
-    from rulebook_build.rules import Game
-    from rulebook_build.rules.scoring import material, score
+    from rulebook_build.notation import parse_diagram
+    from rulebook_build.rules import Game, score
+    from rulebook_build.rules import material_score as material
 
     spec = parse_diagram(text, source=where, first_line=1)
     game = Game(spec.position)

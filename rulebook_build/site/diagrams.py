@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.notation.diagram import DiagramSpec, parse_diagram
-from rulebook_build.notation.fen import format_fen
-from rulebook_build.render import renderer_fingerprint
-from rulebook_build.render.html import Line, diagram_html, player_html
+from rulebook_build.notation import DiagramSpec, format_fen, parse_diagram
+from rulebook_build.render import Line, diagram_html, player_html, renderer_fingerprint
 
 ID_TOKEN: Final = "\ue000rb-id\ue000"
 """Stands for the element id in cached HTML (a private-use character cannot be in a page)."""

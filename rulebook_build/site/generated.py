@@ -21,9 +21,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from rulebook_build.engine.tables.endgame import default_cache_dir
-from rulebook_build.engine.tables.remote import BLOCKS, PAGES
-from rulebook_build.engine.wasm import wasm_build
+from rulebook_build.engine import BLOCKS, PAGES, default_cache_dir, wasm_build
 from rulebook_build.errors import RulebookError
 from rulebook_build.site.checker_page import (
     BUNDLE_DEST,

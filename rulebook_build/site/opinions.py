@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rulebook_build.checker.grade import Judgement
-from rulebook_build.checker.opinion import calibration
-from rulebook_build.checker.opinion_words import calibration_text, describe, heading
+from rulebook_build.checker import Judgement, calibration, calibration_text, describe, heading
 
 SHOWN_BESIDE: Final = 1
 """How many opinions the contest page shows beside an undecided criterion (the problem page

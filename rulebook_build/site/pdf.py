@@ -48,8 +48,7 @@ import jinja2
 import markupsafe
 
 from rulebook_build.errors import SiteError
-from rulebook_build.render.style import NUMBER_FONT, PRINT
-from rulebook_build.render.svg import standalone_style
+from rulebook_build.render import NUMBER_FONT, PRINT, standalone_style
 from rulebook_build.site.templating import TEMPLATES
 
 __all__ = [

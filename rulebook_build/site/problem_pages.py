@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from rulebook_build.errors import RulebookError
-from rulebook_build.render.svg import board_svg
+from rulebook_build.render import board_svg
 from rulebook_build.site.problems import collection_markdown, problem_markdown, thumbnail_path
 from rulebook_build.site.state import SiteBuild, build_languages, default_language
 

@@ -31,15 +31,12 @@ from typing import Final
 
 import markupsafe
 
-from rulebook_build.checker.grade import CRITERIA, Criterion, Judgement
-from rulebook_build.checker.messages import render
-from rulebook_build.checker.verdict_json import judgement_from_json
+from rulebook_build.checker import CRITERIA, Criterion, Judgement, judgement_from_json, render
 from rulebook_build.errors import SiteError
-from rulebook_build.notation.diagram import DiagramSpec
-from rulebook_build.notation.replay import line_text, replay
-from rulebook_build.notation.resolve import resolve_line
-from rulebook_build.render.html import Line
-from rulebook_build.similar.search import POSSIBLE_ANTICIPATION
+from rulebook_build.notation import DiagramSpec, line_text, resolve_line
+from rulebook_build.notation import replay_game as replay
+from rulebook_build.render import Line
+from rulebook_build.similar import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
 from rulebook_build.site.opinions import beside, verdict_opinions
 from rulebook_build.site.relatives import Relatives

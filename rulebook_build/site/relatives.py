@@ -23,10 +23,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from rulebook_build.similar import cache
-from rulebook_build.similar.index import Index, build_index, collection_of, record_of
-from rulebook_build.similar.search import Match, queries, search
-from rulebook_build.similar.words import describe
+from rulebook_build.similar import (
+    Index,
+    Match,
+    build_index,
+    cache,
+    collection_of,
+    describe,
+    queries,
+    record_of,
+)
+from rulebook_build.similar import search_similar as search
 from rulebook_build.site.collections import Collection, Entry, localized
 
 SHOWN: Final = 5

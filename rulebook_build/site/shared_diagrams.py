@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Final
 
 from rulebook_build.errors import RulebookError, SiteError
-from rulebook_build.notation.diagram import DIAGRAM_KEYS
+from rulebook_build.notation import DIAGRAM_KEYS
 
 FOLDER: Final = "diagrams"
 """The shared diagrams' folder, relative to the project (beside ``editions/``)."""

@@ -23,7 +23,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.pages import Page
 
-from rulebook_build.render.strings import language_of
+from rulebook_build.render import language_of
 from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.diagrams import DiagramCache
 from rulebook_build.site.history import History

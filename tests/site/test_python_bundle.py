@@ -3,7 +3,9 @@
 The page imports ``rulebook_build.browser`` inside Pyodide from the zip that
 :func:`python_bundle` makes; a module it imports (at any depth, inside functions too) that the
 zip lacks is an ``ImportError`` a composer meets only in the browser.  This test follows the
-imports statically, so it needs no browser.
+imports statically, so it needs no browser: a name imported from a room's face is followed to
+the module the face takes it from, and imports only a type checker reads (``TYPE_CHECKING``)
+are not followed.
 """
 
 from __future__ import annotations
@@ -21,20 +23,62 @@ PACKAGE = Path(rulebook_build.__file__).resolve().parent
 
 def _module_file(name: str) -> Path | None:
     relative = Path(*name.split(".")[1:])
+    if not relative.parts:
+        return PACKAGE / "__init__.py"
     for candidate in (PACKAGE / relative / "__init__.py", PACKAGE / relative.with_suffix(".py")):
         if candidate.is_file():
             return candidate
     return None
 
 
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in (
+        "TYPE_CHECKING",
+        "typing.TYPE_CHECKING",
+    )
+
+
+def _import_nodes(tree: ast.AST, *, type_checking: bool) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements of a module: those that run, or those under ``TYPE_CHECKING``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST, checking: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = checking or _is_type_checking(child)
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and inside == type_checking:
+                found.append(child)
+            visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def face_sources(package: str) -> dict[str, str]:
+    """Where a room's face takes each name from: its ``TYPE_CHECKING`` imports, which the
+    tests of the layers keep equal to the names it offers."""
+    path = _module_file(package)
+    assert path is not None
+    sources: dict[str, str] = {}
+    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8")), type_checking=True):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                sources[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return sources
+
+
 def _imports(path: Path) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in _import_nodes(tree, type_checking=False):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif node.module and node.level == 0 and node.module.startswith("rulebook_build"):
             found.add(node.module)
-            found |= {f"{node.module}.{a.name}" for a in node.names}
+            sources = face_sources(node.module) if _module_file(node.module) else {}
+            for alias in node.names:
+                name = sources.get(alias.name, f"{node.module}.{alias.name}")
+                # a name defined in a module: the module; a module: itself
+                found.add(name if _module_file(name) else name.rpartition(".")[0])
     return {name for name in found if name.startswith("rulebook_build.")}
 
 
@@ -56,7 +100,9 @@ def test_the_bundle_holds_what_the_browser_imports() -> None:
     with zipfile.ZipFile(io.BytesIO(python_bundle())) as bundle:
         names = set(bundle.namelist())
     needed = needed_by("rulebook_build.browser")
-    assert "rulebook_build.engine.search" in needed  # the walk of the search's trees
+    # followed through the faces: the walk of the search's trees, the player's HTML
+    assert {"rulebook_build.engine.search", "rulebook_build.render.html"} <= needed
+    assert "rulebook_build.render.raster" not in needed  # the command line's, not the page's
     files = {name: _module_file(name) for name in needed}
     missing = sorted(
         name

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from rulebook_build.checker.analysis import Clock, TreeWalk
 from rulebook_build.checker.grade import Judgement
 from rulebook_build.checker.opinion import Question
-from rulebook_build.engine.search import Node, ProofSearch
-from rulebook_build.notation.replay import ReplayedGame
+from rulebook_build.engine import Node, ProofSearch
+from rulebook_build.notation import ReplayedGame
 from rulebook_build.rules import Position, Variant
 
 

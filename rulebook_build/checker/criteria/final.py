@@ -13,8 +13,8 @@ from __future__ import annotations
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.opinion import Question
-from rulebook_build.engine.search import root_node
-from rulebook_build.notation.fen import format_fen
+from rulebook_build.engine import root_node
+from rulebook_build.notation import format_fen
 
 
 def criterion_f(problem: Problem) -> Criterion:

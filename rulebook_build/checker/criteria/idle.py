@@ -20,11 +20,11 @@ from rulebook_build.checker.criteria.start import white_ahead
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.legality import check_reachable
 from rulebook_build.checker.opinion import Question
-from rulebook_build.engine.search import ProofSearch, root_node
+from rulebook_build.engine import ProofSearch, root_node
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.replay import ReplayedGame, move_notation
-from rulebook_build.rules import Position
-from rulebook_build.rules.position import to_move
+from rulebook_build.notation import ReplayedGame
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.rules import Position, to_move
 
 Use = Literal["needed", "idle", "undecided"]
 D_SHARE = 0.5

@@ -16,8 +16,8 @@ from typing import Final
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import CRITERIA
 from rulebook_build.checker.opinion import Question, unique
-from rulebook_build.notation.replay import move_notation
-from rulebook_build.rules.position import to_move
+from rulebook_build.notation import notation_in as move_notation
+from rulebook_build.rules import to_move
 
 MAX_QUESTIONS: Final = 12
 """The most questions of one judgement that are put to the engine besides the open keys (every

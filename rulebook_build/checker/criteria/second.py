@@ -18,8 +18,9 @@ from rulebook_build.checker.analysis import Dual, is_combination, principal_line
 from rulebook_build.checker.criteria import Problem
 from rulebook_build.checker.grade import Cook, Criterion
 from rulebook_build.checker.opinion import Question
-from rulebook_build.engine.search import root_node
-from rulebook_build.notation.replay import ReplayedMove, move_notation
+from rulebook_build.engine import root_node
+from rulebook_build.notation import ReplayedMove
+from rulebook_build.notation import notation_in as move_notation
 
 COOK_PLIES = 9
 """How much of a cook's winning line the detail of criterion C shows."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulebook_build.checker.grade import Criterion
 from rulebook_build.checker.legality import check_reachable
-from rulebook_build.notation.replay import move_notation
+from rulebook_build.notation import notation_in as move_notation
 from rulebook_build.rules import Position
 
 

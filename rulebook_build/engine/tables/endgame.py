@@ -87,10 +87,8 @@ from rulebook_build.engine.tables.index import (
 from rulebook_build.engine.tables.retrograde import DRAW
 from rulebook_build.engine.tables.store import Semantics, TableStore, Values
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation.fen import format_fen
-from rulebook_build.rules.movegen import State, generate, make
-from rulebook_build.rules.position import Position
-from rulebook_build.rules.variants import Variant
+from rulebook_build.notation import format_fen
+from rulebook_build.rules import Position, State, Variant, generate, make
 
 __all__ = [
     "EndgameTables",

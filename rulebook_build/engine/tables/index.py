@@ -24,8 +24,7 @@ from itertools import combinations, product
 from math import comb
 from typing import Final
 
-from rulebook_build.rules.board import BIT_OF_SQUARE, Bitboard
-from rulebook_build.rules.movegen import NO_STREAK, State, Streak
+from rulebook_build.rules import BIT_OF_SQUARE, NO_STREAK, Bitboard, State, Streak
 
 Material = tuple[int, int, int, int]
 """(men, kings) of the side to move, then (men, kings) of the other side."""

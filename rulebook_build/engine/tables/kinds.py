@@ -26,8 +26,7 @@ from rulebook_build.engine.tables.endgame import (
 )
 from rulebook_build.engine.tables.index import Material, material_name, pair_name
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules.movegen import State
-from rulebook_build.rules.variants import Variant, find_variant
+from rulebook_build.rules import State, Variant, find_variant
 
 DEFAULT_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
 """The tables ``rulebook check`` builds itself without ``--table-pieces``, and the check page

@@ -44,7 +44,7 @@ from rulebook_build.engine.tables import compact, tablefile
 from rulebook_build.engine.tables.endgame import EndgameTables, Semantics, Values
 from rulebook_build.engine.tables.index import Material, material_name, material_of_name
 from rulebook_build.engine.tables.kinds import CheckerTables
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules import Variant
 
 FORMAT: Final = "site-tables-2"
 PAGE: Final = 16

@@ -41,15 +41,19 @@ from rulebook_build.engine.tables.index import (
 )
 from rulebook_build.engine.tables.store import TableStore, Values
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules.drawrules import (
+from rulebook_build.rules import (
+    NO_STREAK,
+    RawMove,
+    State,
+    Variant,
+    generate,
     initial_clocks,
     lone_king_ending,
+    make,
     one_king_each_is_drawn,
     plies_left,
 )
-from rulebook_build.rules.drawrules import material as counts_of
-from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, generate, make
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules import piece_counts as counts_of
 
 DRAW: Final = -1
 """The stored value of a draw."""

@@ -30,11 +30,7 @@ from typing import Final, Literal
 from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact, tablefile
 from rulebook_build.engine.tables.index import Layout, Material, material_name, material_of_name
-from rulebook_build.rules import board as board_module
-from rulebook_build.rules import drawrules as drawrules_module
-from rulebook_build.rules import movegen as movegen_module
-from rulebook_build.rules import variants as variants_module
-from rulebook_build.rules.variants import Variant
+from rulebook_build.rules import Variant, source_files
 
 FORMAT: Final = 2
 """Bump when the layout or the meaning of the stored values changes (2: a checksum in the
@@ -55,12 +51,8 @@ def rules_fingerprint(variant: Variant, semantics: Semantics = "pure") -> str:
     process: the sources do not change under a running program)."""
     prefix = f"{FORMAT}|" if semantics == "pure" else f"{FORMAT}|{semantics}|"
     digest = hashlib.sha256(f"{prefix}{variant!r}".encode())
-    modules = [board_module, movegen_module, variants_module]
-    if semantics == "rules":
-        modules.append(drawrules_module)
-    for module in modules:
-        assert module.__file__ is not None
-        digest.update(Path(module.__file__).read_bytes())
+    for path in source_files(draw_rules=semantics == "rules"):
+        digest.update(path.read_bytes())
     if variant.name in binaries.VARIANTS:
         # the compiled builder makes these tables too: a change to it must not reuse old ones
         digest.update(binaries.source_bytes())
