@@ -102,3 +102,46 @@ def test_a_write_that_fails_leaves_the_old_file_whole(
     assert message in capsys.readouterr().err
     assert verdicts.read_text(encoding="utf-8") == old
     assert sorted(p.name for p in problems.iterdir()) == ["a", "b", "c", "verdicts.jsonl"]
+
+
+SLIP = """[Event "A2"]
+[SetUp "1"]
+[FEN "W:W42,43,48:B27,31,33"]
+[GameType "20"]
+
+1. 42-37 31x42 2. 48x37 27-31 (2... 33-39 3. 43x34 27-31 (3... 27-32 4. 37x28) 4. 37x26)
+(2... 33-38 3. 43x21) (2... 27-32 3. 37x39) 3. 37x26 33-38 (3... 33-39 4. 43x34) 4. 43x32
+2-0
+"""
+"""A sound problem (the contests guide's A2); the tests write 37x27 for its 37x26."""
+
+
+def test_an_illegal_move_is_bad_input_named_by_its_number_and_gets_no_grade(
+    problems: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = problems / "d" / "entry.pdn"
+    entry.parent.mkdir()
+    entry.write_text(SLIP, encoding="utf-8")
+    verdicts = problems / "verdicts.jsonl"
+    assert main(["check", *OPTIONS, "--update", str(verdicts), str(entry)]) == 0
+    capsys.readouterr()
+    assert json.loads(verdicts.read_text(encoding="utf-8"))["grade"] == "correct"
+
+    entry.write_text(SLIP.replace("3. 37x26 33-38", "3. 37x27 33-38"), encoding="utf-8")
+    assert main(["check", *OPTIONS, str(entry)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no report: a slip in the text is not a verdict
+    assert (
+        f"{entry}:7:48: not judged: the solution cannot be played as written: move 3. 37x27: "
+        "illegal move 37x27 for White" in captured.err
+    )
+    assert "expected: one of the legal moves: 37x26" in captured.err
+    # a Black move, and a move in a variation, are named as such
+    entry.write_text(SLIP.replace("4. 43x34) 4. 43x32", "4. 43x35) 4. 43x32"), encoding="utf-8")
+    assert main(["check", *OPTIONS, "--json", str(entry)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "move 4. 43x35 (in a variation): illegal" in captured.err
+    entry.write_text(SLIP.replace("1. 42-37 31x42", "1. 42-37 31x41"), encoding="utf-8")
+    assert main(["check", *OPTIONS, "--update", str(verdicts), str(entry)]) == 2
+    assert "move 1... 31x41: illegal move 31x41 for Black" in capsys.readouterr().err
+    assert verdicts.read_text(encoding="utf-8") == ""  # its old grade is gone, none written
