@@ -49,8 +49,8 @@ from rulebook_build.cli.cluster import connect
 from rulebook_build.cli.update import Record, merge, read_records, record, write_atomically
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
-from rulebook_build.notation.pdn import MoveText, PdnGame, PdnMove, Variation, read_pdn_file
-from rulebook_build.notation.replay import game_variant, replay, start_position
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
+from rulebook_build.notation.replay import game_variant, start_position, unplayable
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
@@ -243,9 +243,9 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                 steps.append(str(error))
                 status = 2
                 continue
-            unplayable = _unplayable(game, variant)
-            if unplayable is not None:  # bad input, not the composer's fault: no grade
-                steps.append(str(unplayable))
+            fault = unplayable(game, variant)
+            if fault is not None:  # a slip in the text is not a verdict: bad input, no grade
+                steps.append(str(fault.located()))
                 status = 2
                 continue
             steps.append(
@@ -262,48 +262,6 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                 )
             )
     return steps, status
-
-
-def _unplayable(game: PdnGame, variant: Variant) -> RulebookError | None:
-    """Why the solution as written cannot be played (an illegal move, located in the file and
-    named by its move number), or None.  Such a problem is not judged: a slip in the text is
-    the transcriber's to mend, not a verdict on the composition."""
-    try:
-        replay(game, variant=variant)
-    except RulebookError as error:
-        found = _written_move(game.moves, error.line, error.column)
-        variation = " (in a variation)" if found and found[1] else ""
-        named = f"move {found[0]}{variation}: " if found else ""
-        return type(error)(
-            f"not judged: the solution cannot be played as written: {named}{error.message}",
-            source=error.source,
-            line=error.line,
-            column=error.column,
-            source_line=error.source_line,
-            expected=error.expected,
-        )
-    return None
-
-
-def _written_move(
-    text: MoveText, line: int | None, column: int | None, number: int = 1, black: bool = False
-) -> tuple[str, bool] | None:
-    """The move written at ``line``:``column`` of a game's moves, as ``3. 37x27`` or
-    ``3... 27x38``, and whether it stands in a variation; None when no move is there."""
-    before = (number, black)  # the number and side of the move before the last one
-    for item in text:
-        if isinstance(item, PdnMove):
-            if item.number is not None:
-                number, black = item.number, item.black
-            before = (number, black)
-            if (item.line, item.column) == (line, column):
-                return f"{number}{'...' if black else '.'} {item.notation}", False
-            number, black = (number, True) if not black else (number + 1, False)
-        elif isinstance(item, Variation):
-            found = _written_move(item.moves, line, column, *before)
-            if found is not None:
-                return found[0], True
-    return None
 
 
 def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgement:
