@@ -62,7 +62,7 @@ from typing import Final
 from rulebook_build.checker.judge import problem_digest
 from rulebook_build.errors import SiteError
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant, start_position
+from rulebook_build.notation.replay import Unplayable, game_variant, start_position, unplayable
 from rulebook_build.rules import Position, find_variant
 
 METADATA: Final = "collection.toml"
@@ -158,6 +158,9 @@ class Entry:
     digest: str
     start: Position
     """The start position, read from the FEN tag by the notation layer."""
+    unplayable: Unplayable | None = None
+    """Why its solution cannot be played as written (an illegal move): such an entry is not
+    judged, and its pages say so instead of a grade."""
 
     @property
     def composer(self) -> str:
@@ -386,6 +389,7 @@ def read_collection(folder: Path) -> Collection:
                     variant.name,
                     digest,
                     start_position(game, variant),
+                    unplayable(game, variant),
                 )
             )
     names = {entry.name for entry in collection.entries}
