@@ -51,7 +51,12 @@ REFRESH: Final = (
     "rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/ "
     f"> problems/{VERDICTS_FILE}"
 )
-"""The command that refreshes the stored verdicts (guides/contests.md)."""
+"""The command that refreshes the stored verdicts whole (guides/contests.md)."""
+UPDATE: Final = (
+    "rulebook check --json --deterministic --time-limit 20 "
+    f"--update problems/{VERDICTS_FILE} problems/{{folder}}/"
+)
+"""The command that judges one collection into the stored verdicts, keeping the others."""
 GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")
 SHOWN_DUALS: Final = 3
 """At most this many duals (faults and remarks) become lines of a problem's player."""
@@ -608,13 +613,17 @@ class ProblemSite:
     def record(self, entry: Entry) -> Judgement | None:
         return self.verdicts().get(entry.digest)
 
-    def checked_record(self, entry: Entry, *, where: str) -> Judgement:
+    def checked_record(self, entry: Entry) -> Judgement:
         record = self.record(entry)
         if record is None:
+            # located at the entry, not at the page asking: the collection's page
+            # and the entry's page then give one message, which the build prints once
+            folder = entry.collection.folder.name
             raise SiteError(
-                f"{entry.game.source}:{entry.game.line}: {entry.title} has no stored verdict "
-                f"for its current text: run '{REFRESH}'",
-                source=where,
+                f"entry {entry.name} of {folder}/ has no stored verdict for its current text: "
+                f"run '{UPDATE.format(folder=folder)}'",
+                source=entry.game.source,
+                line=entry.game.line,
             )
         return record
 
@@ -744,7 +753,7 @@ def render_problem_page(
     collection = entry.collection
     solutions = collection.publishes("solutions")
     judged = solutions and entry.unplayable is None
-    record = site.checked_record(entry, where=where) if judged else None
+    record = site.checked_record(entry) if judged else None
     game = entry.game
     replayed = replay(game) if entry.unplayable is None else None
     start = replayed.start if replayed is not None else entry.start
@@ -1010,7 +1019,7 @@ def render_collection_page(
     if solutions:
         for entry in collection.entries:
             if entry.unplayable is None:  # an entry that cannot be played is not judged
-                site.checked_record(entry, where=where)
+                site.checked_record(entry)
     rows = [_row(entry, site, lang, root, where) for entry in collection.entries]
     facts = [
         (_label(lang, "kind"), _label(lang, f"kind_{collection.kind}")),

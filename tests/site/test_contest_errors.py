@@ -7,15 +7,21 @@ judged by ``rulebook check`` (tiny problems, a limit counted in work).
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from rulebook_build.cli import main
+from rulebook_build.errors import SiteError
+from rulebook_build.site.collections import read_collection
 from rulebook_build.site.problems import ProblemSite, render_collection, render_problem_page
 
+from .conftest import environment, write_site
 from .test_contest_stages import CONTEST, ENTRIES
 
 SLIP = ("2. 1x31 36x18", "2. 1x30 36x18")
@@ -80,3 +86,117 @@ def test_the_jury_page_says_an_unplayable_entry_could_not_be_judged_as_written(
     assert f'rb-grade-unplayable">{grade}</span>' in page and detail in page
     assert 'id="beoordeling"' not in page  # no verdict shown
     assert "2. 1x30 36x18" in page  # the solution as written
+
+
+# ---------------------------------------------------------------- collection.toml's messages
+
+MISTAKES = [
+    # (the slip in CONTEST, its line, the message after "collection.toml:<line>: ")
+    ("stage =", "stgae =", 4, "unknown key 'stgae' at the top level (did you mean 'stage'?)"),
+    ("by =", "bij =", 14, "unknown key 'bij' in [[claims]] 1 (did you mean 'by'?)"),
+    ("rank =", "rnak =", 17, "unknown key 'rnak' in [[awards]] 1 (did you mean 'rank'?)"),
+    (
+        "2 = 8",
+        "4 = 8",
+        9,
+        "'4' in [points]: the collection has no such entry (its entries: 1, 2)",
+    ),
+    (
+        'entry = "2"',
+        'entry = "3"',
+        11,
+        "'entry' in [[claims]] 1 names entry '3': the collection has no such entry "
+        "(its entries: 1, 2)",
+    ),
+    (
+        'kind = "cook"',
+        'kind = "cok"',
+        12,
+        "'kind' in [[claims]] 1 must be one of cook, anticipation, other, not 'cok' "
+        "(did you mean 'cook'?)",
+    ),
+    ('by = "Claimant', 'by = 7\n#"', 14, "'by' in [[claims]] 1 must be a text or a table"),
+]
+
+
+def contest(root: Path, old: str = "", new: str = "") -> Path:
+    folder = root / "problems" / "wedstrijd"
+    folder.mkdir(parents=True)
+    toml = CONTEST.format(stage="final")
+    assert old in toml
+    (folder / "collection.toml").write_text(toml.replace(old, new, 1), encoding="utf-8")
+    (folder / "entries.pdn").write_text(ENTRIES, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), MISTAKES)
+def test_each_collection_toml_error_names_the_file_line_table_and_key(
+    tmp_path: Path, old: str, new: str, line: int, message: str
+) -> None:
+    folder = contest(tmp_path, old, new)
+    with pytest.raises(SiteError) as caught:
+        read_collection(folder)
+    assert str(caught.value).startswith(f"{folder / 'collection.toml'}:{line}: {message}")
+
+
+def rulebook_build(root: Path) -> subprocess.CompletedProcess[str]:
+    """``rulebook build``, as an organiser runs it in the project's folder."""
+    return subprocess.run(
+        [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(root / "out")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), [MISTAKES[i] for i in (0, 1, 3)])
+def test_a_misspelt_key_or_a_missing_entry_stops_the_build_with_one_message(
+    tmp_path: Path, old: str, new: str, line: int, message: str
+) -> None:
+    root = write_site(tmp_path)
+    contest(root, old, new)
+    result = rulebook_build(root)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{root / 'problems' / 'wedstrijd' / 'collection.toml'}:{line}: {message}",
+        "rulebook build: the site was not built (1 problem above): Aborted with a BuildError!",
+    ]
+
+
+def test_entries_without_verdicts_are_named_once_each_and_counted_as_printed(
+    tmp_path: Path,
+) -> None:
+    root = write_site(tmp_path)
+    folder = contest(root)
+    result = rulebook_build(root)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    command = (
+        "run 'rulebook check --json --deterministic --time-limit 20 "
+        "--update problems/verdicts.jsonl problems/wedstrijd/'"
+    )
+    assert lines[:-1] == [
+        f"{folder / 'entries.pdn'}:1: entry 1 of wedstrijd/ has no stored verdict for its "
+        f"current text: {command}",
+        f"{folder / 'entries.pdn'}:10: entry 2 of wedstrijd/ has no stored verdict for its "
+        f"current text: {command}",
+    ]
+    assert lines[-1].startswith("rulebook build: the site was not built (2 problems above)")
+
+
+def test_a_fault_past_the_plugin_is_printed_located_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulebook_build.site import builder
+
+    def fails(config: object) -> None:
+        raise SiteError("unknown key 'x'", source="problems/c/collection.toml", line=3)
+
+    root = write_site(tmp_path)
+    monkeypatch.setattr(builder, "build", fails)
+    stream = io.StringIO()
+    with pytest.raises(SiteError, match=r"the site was not built \(1 problem above\)"):
+        builder.build_site(root / "mkdocs.yml", root / "out", stream=stream)
+    assert stream.getvalue() == "problems/c/collection.toml:3: unknown key 'x'\n"
