@@ -220,6 +220,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "zet {move} is daar niet toegestaan{where}. Het controleprogramma beoordeelt de inzending "
         "zodra de tekst is verbeterd.",
         "unplayable_variation": " (in een variant)",
+        "unplayable_short": "zet {move} is daar niet toegestaan{where}",
         "unplayable_other": "de oplossing kan niet worden nagespeeld zoals ze geschreven is "
         "({message}).",
         "rank": "Plaats",
@@ -323,6 +324,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "unplayable_detail": "the solution cannot be played as written: move {move} is not "
         "legal there{where}. The checker judges the entry once the text is mended.",
         "unplayable_variation": " (in a variation)",
+        "unplayable_short": "move {move} is not legal there{where}",
         "unplayable_other": "the solution cannot be played as written ({message}).",
         "rank": "Rank",
         "award": "Award",
@@ -427,6 +429,7 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "is dêr net tastien{where}. It kontrôleprogramma beoardielet de ynstjoering sa gau't de "
         "tekst ferbettere is.",
         "unplayable_variation": " (yn in fariant)",
+        "unplayable_short": "set {move} is dêr net tastien{where}",
         "unplayable_other": "de oplossing kin net neispile wurde sa't se skreaun is ({message}).",
         "rank": "Plak",
         "award": "Ûnderskieding",
@@ -812,16 +815,22 @@ def _solution_text(entry: Entry, replayed: ReplayedGame | None) -> str:
 
 def _unplayable(entry: Entry, lang: str) -> dict[str, str] | None:
     """What an entry's pages say instead of a grade when its solution cannot be played as
-    written: the words, and why (the move, by its number)."""
+    written: the words, and why (the move, by its number), in a sentence for its page and
+    short for its row of a table."""
     fault = entry.unplayable
     if fault is None:
         return None
     if fault.move:
         where = _label(lang, "unplayable_variation") if fault.in_variation else ""
         detail = _label(lang, "unplayable_detail").format(move=fault.move, where=where)
+        short = _label(lang, "unplayable_short").format(move=fault.move, where=where)
     else:
-        detail = _label(lang, "unplayable_other").format(message=fault.error.message)
-    return {"grade": _label(lang, "unplayable"), "detail": detail}
+        detail = short = _label(lang, "unplayable_other").format(message=fault.error.message)
+    return {
+        "grade": _label(lang, "unplayable"),
+        "detail": detail[:1].upper() + detail[1:],
+        "short": short,
+    }
 
 
 def relatives(
@@ -954,7 +963,7 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> d
             {
                 "name": _label(lang, "solution"),
                 "status": "fail",
-                "detail": unplayable["detail"],
+                "detail": unplayable["short"],
                 "opinions": [],
                 "more": 0,
             }

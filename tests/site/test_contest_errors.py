@@ -27,18 +27,22 @@ from .test_contest_stages import CONTEST, ENTRIES
 SLIP = ("2. 1x31 36x18", "2. 1x30 36x18")
 """The first entry's solution with a transcription slip at White's second move."""
 UNPLAYABLE = {
+    # the grade's words; the row's words; the page's sentence
     "en": (
         "could not be judged as written",
-        "the solution cannot be played as written: move 2. 1x30 is not legal there",
+        "Solution: move 2. 1x30 is not legal there",
+        "The solution cannot be played as written: move 2. 1x30 is not legal there",
     ),
     "nl": (
         "niet te beoordelen zoals geschreven",
-        "de oplossing kan niet worden nagespeeld zoals ze geschreven is: zet 2. 1x30 is daar "
+        "Oplossing: zet 2. 1x30 is daar niet toegestaan",
+        "De oplossing kan niet worden nagespeeld zoals ze geschreven is: zet 2. 1x30 is daar "
         "niet toegestaan",
     ),
     "fy": (
         "net te beoardieljen sa&#39;t it skreaun is",
-        "de oplossing kin net neispile wurde sa&#39;t se skreaun is: set 2. 1x30 is dêr net "
+        "Oplossing: set 2. 1x30 is dêr net tastien",
+        "De oplossing kin net neispile wurde sa&#39;t se skreaun is: set 2. 1x30 is dêr net "
         "tastien",
     ),
 }
@@ -71,13 +75,13 @@ def test_the_jury_page_says_an_unplayable_entry_could_not_be_judged_as_written(
 ) -> None:
     site = slipped(tmp_path, capsys)
     html = render_collection("collection: wedstrijd", lang=lang, where="w.md", site=site, root="")
-    grade, detail = UNPLAYABLE[lang]
+    grade, short, detail = UNPLAYABLE[lang]
     first = re.search(r'<tr data-number="1".*?</tr>', html, re.DOTALL)
     assert first is not None
     row = first.group(0)
     assert 'data-grade="unplayable"' in row
     assert f'<span class="rb-grade rb-grade-unplayable">{grade}</span>' in row
-    assert detail in row and "rb-grade-incorrect" not in row  # no grade of its own
+    assert short in row and "rb-grade-incorrect" not in row  # no grade of its own
     assert f'<span class="rb-grade rb-grade-unplayable">{grade}: 1</span>' in html  # counted
     entry = site.collections[0].entries[0]
     page = render_problem_page(
