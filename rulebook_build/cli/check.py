@@ -11,10 +11,11 @@ collection's companion file repeats its problems) is judged once; its report nam
 Every game with a ``FEN`` tag is a problem. Prints a report per problem (verdict, proof line,
 each criterion) or, with ``--json``, one object per line per problem. Exit code 0 when every
 problem is sound (correct, with or without remarks), 1 when any is unsound or undecided, 2 on
-input errors (unreadable file, bad PDN or FEN); the problems that could be read are still
-judged. ``--update VERDICTS`` writes the JSON records into the stored verdicts file instead of
-standard output, replacing those of the files given and keeping every other one, in the order a
-full run writes them (``cli/update.py``). Criterion C shows the first three faults or remarks;
+input errors (unreadable file, bad PDN or FEN, a solution with an illegal move: such a problem
+is not judged, its move named by number); the problems that could be read are still judged.
+``--update VERDICTS`` writes the JSON records into the stored verdicts file instead of standard
+output, replacing those of the files given and keeping every other one, in the order a full run
+writes them (``cli/update.py``). Criterion C shows the first three faults or remarks;
 ``--duals`` adds every dual, with its kind and level, to the report (the JSON always has them
 all, in ``duals``).
 
