@@ -3,6 +3,7 @@
     rulebook check FILE... [--json] [--time-limit SECONDS] [--deterministic] [--variant V]
                            [--win-only] [--duals] [--no-tables] [--table-pieces N]
                            [--python-only] [--jobs N] [--cluster tcp://HOST:PORT]
+                           [--update VERDICTS]
 
 FILE may be a PDN file or a folder (every ``*.pdn`` in it and its subfolders, sorted). A problem
 that repeats one judged earlier in the run (the same variant and the same game text, as a
@@ -10,9 +11,13 @@ collection's companion file repeats its problems) is judged once; its report nam
 Every game with a ``FEN`` tag is a problem. Prints a report per problem (verdict, proof line,
 each criterion) or, with ``--json``, one object per line per problem. Exit code 0 when every
 problem is sound (correct, with or without remarks), 1 when any is unsound or undecided, 2 on
-input errors (unreadable file, bad PDN or FEN); the problems that could be read are still
-judged. Criterion C shows the first three faults or remarks; ``--duals`` adds every dual, with
-its kind and level, to the report (the JSON always has them all, in ``duals``).
+input errors (unreadable file, bad PDN or FEN, a solution with an illegal move: such a problem
+is not judged, its move named by number); the problems that could be read are still judged.
+``--update VERDICTS`` writes the JSON records into the stored verdicts file instead of standard
+output, replacing those of the files given and keeping every other one, in the order a full run
+writes them (``cli/update.py``). Criterion C shows the first three faults or remarks;
+``--duals`` adds every dual, with its kind and level, to the report (the JSON always has them
+all, in ``duals``).
 
 Before the first problem the endgame tables are built where they are missing: every class of up
 to 4 pieces, and the 5-piece classes with ``rulebook tables --pieces 5 --pack``: by default
@@ -47,10 +52,11 @@ from rulebook_build.checker import (
     problem_digest,
 )
 from rulebook_build.cli.cluster import connect
+from rulebook_build.cli.update import Record, merge, read_records, record, write_atomically
 from rulebook_build.engine import CheckerTables, machine_cores
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
-from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position
+from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position, unplayable
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
@@ -60,6 +66,16 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="PDN files or folders")
     parser.add_argument("--json", action="store_true", help="one JSON object per line per problem")
+    parser.add_argument(
+        "--update",
+        type=Path,
+        metavar="VERDICTS",
+        help="write the JSON records (--update implies --json) into the stored verdicts file "
+        "VERDICTS instead of standard output: the records of the files given are replaced, "
+        "every other record is kept, all in the order a full run writes them; the file is "
+        "replaced whole when the run ends (problems/verdicts.jsonl: run from the repository's "
+        "root, as the full refresh)",
+    )
     parser.add_argument(
         "--time-limit",
         type=float,
@@ -233,6 +249,11 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                 steps.append(str(error))
                 status = 2
                 continue
+            fault = unplayable(game, variant)
+            if fault is not None:  # a slip in the text is not a verdict: bad input, no grade
+                steps.append(str(fault.located()))
+                status = 2
+                continue
             steps.append(
                 _Task(
                     game,
@@ -274,6 +295,9 @@ def run(args: argparse.Namespace) -> int:
         raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
     if args.opinion_nodes < 0:
         raise RulebookError(f"--opinion-nodes must be 0 or more, not {args.opinion_nodes}")
+    old = read_records(args.update) if args.update is not None else None
+    args.json = args.json or old is not None
+    new: list[Record] = []
     steps, status = _problems(args)
     # a repeated problem is judged once: the same variant and game text give the same digest
     unique: dict[str, _Task] = {}
@@ -328,7 +352,9 @@ def run(args: argparse.Namespace) -> int:
                 undecided.add(step.variant)
             if bar is not None:
                 bar.clear()
-            if args.json:
+            if old is not None:
+                new.append(record(json.dumps(judgement.as_json())))
+            elif args.json:
                 print(json.dumps(judgement.as_json()), flush=True)
             else:
                 print(report(judgement, duals=args.duals), flush=True)
@@ -336,11 +362,27 @@ def run(args: argparse.Namespace) -> int:
                 bar.show()
         if bar is not None:
             bar.close()
+    if old is not None:
+        _update(args.update, old, new, args.files)
     if not args.json:
         _suggest_tables(undecided)
     if status == 0 and any_unsound:
         status = 1
     return status
+
+
+def _update(path: Path, old: list[Record], new: list[Record], arguments: list[str]) -> None:
+    """Write the new records into the verdicts file ``path`` in place of the old records of
+    the files judged (every file the arguments name, read or not)."""
+    judged = {file.resolve() for file in _files(arguments)[0]}
+    merged = merge(old, new, judged)
+    write_atomically(path, merged.records)
+    others = "other" if merged.kept == 1 else "others"
+    print(
+        f"{path}: {merged.added} record{'s' if merged.added != 1 else ''} of the files judged "
+        f"(they had {merged.replaced}), {merged.kept} {others} kept",
+        file=sys.stderr,
+    )
 
 
 def _suggest_tables(variants: set[str]) -> None:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         ReplayedGame,
         ReplayedLine,
         ReplayedMove,
+        Unplayable,
         candidate_moves,
         default_variant,
         describe_gametype,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
         line_text,
         shows_10x10,
         start_position,
+        unplayable,
     )
     from rulebook_build.notation.replay import replay as replay_game
     from rulebook_build.notation.resolve import (
@@ -60,6 +62,7 @@ __getattr__ = face(
         "ReplayedLine": ("rulebook_build.notation.replay", "ReplayedLine"),
         "ReplayedMove": ("rulebook_build.notation.replay", "ReplayedMove"),
         "Setup": ("rulebook_build.notation.pdn", "Setup"),
+        "Unplayable": ("rulebook_build.notation.replay", "Unplayable"),
         "candidate_moves": ("rulebook_build.notation.replay", "candidate_moves"),
         "default_variant": ("rulebook_build.notation.replay", "default_variant"),
         "describe_gametype": ("rulebook_build.notation.replay", "describe_gametype"),
@@ -81,6 +84,7 @@ __getattr__ = face(
         "shown": ("rulebook_build.notation.messages", "shown"),
         "shows_10x10": ("rulebook_build.notation.replay", "shows_10x10"),
         "start_position": ("rulebook_build.notation.replay", "start_position"),
+        "unplayable": ("rulebook_build.notation.replay", "unplayable"),
         "write_game": ("rulebook_build.notation.pdn", "write_game"),
     },
 )
@@ -97,6 +101,7 @@ __all__ = [
     "ReplayedLine",
     "ReplayedMove",
     "Setup",
+    "Unplayable",
     "candidate_moves",
     "default_variant",
     "describe_gametype",
@@ -118,5 +123,6 @@ __all__ = [
     "shown",
     "shows_10x10",
     "start_position",
+    "unplayable",
     "write_game",
 ]

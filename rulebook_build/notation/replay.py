@@ -492,6 +492,66 @@ def replay(
     return ReplayedGame(game, chosen, main.start, main, record.result(), tuple(replayer.warnings))
 
 
+@dataclass(frozen=True, slots=True)
+class Unplayable:
+    """Why a game's moves cannot be played as written: the error :func:`replay` raised, located
+    in the file, and the written move it stands at."""
+
+    error: RulebookError
+    move: str
+    """The move as a reader finds it, with its number: ``3. 37x27``, ``1... 31x41``; '' when
+    the error is not at a move (a bad square in a setup, say)."""
+    in_variation: bool
+
+    def located(self) -> RulebookError:
+        """The error for the command line: ``path:line:column: not judged: the solution
+        cannot be played as written: move 3. 37x27: illegal move ...``, caret and all."""
+        variation = " (in a variation)" if self.in_variation else ""
+        named = f"move {self.move}{variation}: " if self.move else ""
+        error = self.error
+        return type(error)(
+            f"not judged: the solution cannot be played as written: {named}{error.message}",
+            source=error.source,
+            line=error.line,
+            column=error.column,
+            source_line=error.source_line,
+            expected=error.expected,
+        )
+
+
+def unplayable(game: PdnGame, variant: Variant | None = None) -> Unplayable | None:
+    """Why ``game`` (a problem's solution, variations included) cannot be played as written,
+    or None when every move can."""
+    try:
+        replay(game, variant=variant)
+    except RulebookError as error:
+        found = _written_move(game.moves, error.line, error.column)
+        return Unplayable(error, *(found or ("", False)))
+    return None
+
+
+def _written_move(
+    text: MoveText, line: int | None, column: int | None, number: int = 1, black: bool = False
+) -> tuple[str, bool] | None:
+    """The move written at ``line``:``column``, as ``3. 37x27`` or ``3... 27x38``, and whether
+    it stands in a variation; None when no move is there.  A move without its number written
+    takes it from the moves before it."""
+    before = (number, black)  # the number and side of the move a variation replaces
+    for item in text:
+        if isinstance(item, PdnMove):
+            if item.number is not None:
+                number, black = item.number, item.black
+            before = (number, black)
+            if (item.line, item.column) == (line, column):
+                return f"{number}{'...' if black else '.'} {item.notation}", False
+            number, black = (number, True) if not black else (number + 1, False)
+        elif isinstance(item, Variation):
+            found = _written_move(item.moves, line, column, *before)
+            if found is not None:
+                return found[0], True
+    return None
+
+
 def _guess_side(game: PdnGame, white: Position, data: FenData, variant: Variant) -> Position:
     """FEN ``?``: the side whose move the first written move is."""
     moves = game.main_line()

@@ -25,7 +25,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
-from rulebook_build.errors import SiteError
+from rulebook_build.errors import RulebookError, SiteError
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,16 @@ def build_site(
         detail = f" ({problems} problem{'s' if problems != 1 else ''} above)" if problems else ""
         raise SiteError(
             f"the site was not built{detail}: {error}", source="rulebook build"
+        ) from None
+    except RulebookError as error:
+        # a fault of the sources that reached past the plugin's own reporting: printed like
+        # the others (located), and counted with them
+        shutil.rmtree(staging, ignore_errors=True)
+        output.write(f"{error}\n")
+        problems = printer.problems + 1
+        raise SiteError(
+            f"the site was not built ({problems} problem{'s' if problems != 1 else ''} above)",
+            source="rulebook build",
         ) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

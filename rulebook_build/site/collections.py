@@ -52,16 +52,24 @@ Text from these files and from the PDN files is outside text: the templates esca
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from rulebook_build.checker import problem_digest
 from rulebook_build.errors import SiteError
-from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position
+from rulebook_build.notation import (
+    PdnGame,
+    Unplayable,
+    game_variant,
+    read_pdn_file,
+    start_position,
+    unplayable,
+)
 from rulebook_build.rules import Position, find_variant
 
 METADATA: Final = "collection.toml"
@@ -157,6 +165,9 @@ class Entry:
     digest: str
     start: Position
     """The start position, read from the FEN tag by the notation layer."""
+    unplayable: Unplayable | None = None
+    """Why its solution cannot be played as written (an illegal move): such an entry is not
+    judged, and its pages say so instead of a grade."""
 
     @property
     def composer(self) -> str:
@@ -235,102 +246,176 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def _text(value: object, key: str, where: Path) -> Text:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return {str(k): str(v) for k, v in value.items()}
-    raise SiteError(f"'{key}' must be a text or a table of texts per language", source=str(where))
+CLAIM_KEYS: Final = ("entry", "kind", "line", "by", "text")
+AWARD_KEYS: Final = ("entry", "rank", "award", "text", "allowed")
 
 
-def _choice(
-    data: dict[str, object], key: str, allowed: tuple[str, ...], default: str, where: Path
-) -> str:
-    value = data.get(key, default)
-    if value not in allowed and not (value == "" and default == ""):
-        raise SiteError(
-            f"'{key}' must be one of {', '.join(allowed)}, not {value!r}", source=str(where)
-        )
-    return str(value)
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A table of ``collection.toml``, to name in a message: the top level, ``[points]``, or
+    the n-th ``[[claims]]`` or ``[[awards]]``; each message is located at the key's line."""
+
+    path: Path
+    text: str
+    name: str = ""
+    number: int = 0
+    """Which ``[[name]]`` of the file (from 1); 0 for the top level and ``[points]``."""
+
+    def __str__(self) -> str:
+        if not self.name:
+            return "at the top level"
+        if not self.number:
+            return f"in [{self.name}]"
+        return f"in [[{self.name}]] {self.number}"
+
+    def error(self, message: str, key: str | None = None) -> SiteError:
+        """``message`` about ``key`` of this table (or the table itself), at its line."""
+        return SiteError(message, source=str(self.path), line=self.line_of(key))
+
+    def line_of(self, key: str | None) -> int | None:
+        """The line of ``key`` in this table (of its header for None), when written as
+        ``key = ...`` (an inline table is not looked into)."""
+        current, number, header = "", 0, None
+        counts: dict[str, int] = {}
+        for at, raw in enumerate(self.text.splitlines(), start=1):
+            line = raw.strip()
+            table = re.match(r"^\[\[\s*([\w-]+)\s*\]\]|^\[\s*([\w-]+)\s*\]", line)
+            if table:
+                current = table.group(1) or table.group(2)
+                counts[current] = counts.get(current, 0) + 1
+                number = counts[current] if table.group(1) else 0
+                if (current, number) == (self.name, self.number):
+                    header = at
+                continue
+            if key is None or (current, number) != (self.name, self.number):
+                continue
+            written = re.match(r"""^(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*=""", line)
+            if written and key in written.groups():
+                return at
+        return header
+
+    def unknown(self, data: Mapping[str, object], known: Iterable[str]) -> None:
+        """Refuse a key this table does not have, naming the closest known one."""
+        allowed = sorted(known)
+        for key in data:
+            if key not in allowed:
+                raise self.error(f"unknown key {key!r} {self}{_suggest(key, allowed)}", key)
+
+    def text_of(self, data: Mapping[str, object], key: str) -> Text:
+        value = data.get(key, "")
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return {str(k): str(v) for k, v in value.items()}
+        raise self.error(f"{key!r} {self} must be a text or a table of texts per language", key)
+
+    def choice(
+        self, data: Mapping[str, object], key: str, allowed: tuple[str, ...], default: str
+    ) -> str:
+        value = data.get(key, default)
+        if value not in allowed and not (value == "" and default == ""):
+            close = _suggest(str(value), allowed, listed=False)
+            raise self.error(
+                f"{key!r} {self} must be one of {', '.join(allowed)}, not {value!r}{close}", key
+            )
+        return str(value)
+
+
+def _suggest(word: str, known: Iterable[str], *, listed: bool = True) -> str:
+    """`` (did you mean 'stage'?)`` for a misspelt ``word``; else the known words (or '')."""
+    known = list(known)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.4)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (known: {', '.join(known)})" if listed else ""
 
 
 def read_collection(folder: Path) -> Collection:
-    """One collection folder: its metadata and every problem of its files."""
+    """One collection folder: its metadata and every problem of its files.  Every fault of
+    ``collection.toml`` is one :class:`SiteError` naming the file (and the line), the table
+    and the key."""
     where = folder / METADATA
     try:
-        data = tomllib.loads(where.read_text(encoding="utf-8"))
+        text = where.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise SiteError(f"no {METADATA} in {folder.name}/", source=str(folder)) from None
     except tomllib.TOMLDecodeError as error:
         raise SiteError(f"{error}", source=str(where)) from None
-    unknown = sorted(set(data) - _KNOWN)
-    if unknown:
-        raise SiteError(
-            f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN))})", source=str(where)
-        )
+    top = _Table(where, text)
+    top.unknown(data, _KNOWN)
     if "title" not in data:
-        raise SiteError("a collection needs a 'title'", source=str(where))
+        raise top.error("a collection needs a 'title' (at the top level)")
     collection = Collection(
         slug=_slug(folder.name),
         folder=folder,
-        title=_text(data["title"], "title", where),
-        kind=_choice(data, "kind", KINDS, "collection", where),
+        title=top.text_of(data, "title"),
+        kind=top.choice(data, "kind", KINDS, "collection"),
         date=str(data.get("date", "")),
-        variant=_choice(data, "variant", ("international", "frisian"), "international", where),
-        organiser=_text(data.get("organiser", ""), "organiser", where),
-        jury=_text(data.get("jury", ""), "jury", where),
-        stage=_choice(data, "stage", STAGES, "", where),
-        source=_text(data.get("source", ""), "source", where),
+        variant=top.choice(data, "variant", ("international", "frisian"), "international"),
+        organiser=top.text_of(data, "organiser"),
+        jury=top.text_of(data, "jury"),
+        stage=top.choice(data, "stage", STAGES, ""),
+        source=top.text_of(data, "source"),
         source_url=str(data.get("source_url", "")),
-        description=_text(data.get("description", ""), "description", where),
+        description=top.text_of(data, "description"),
         composer_tag=str(data.get("composer_tag", "Composer")),
         publication_tag=str(data.get("publication_tag", "Source")),
     )
     for flag in ("anonymous", "unsound_scores_zero"):
         if not isinstance(data.get(flag, False), bool):
-            raise SiteError(f"'{flag}' must be true or false", source=str(where))
+            raise top.error(f"{flag!r} {top} must be true or false", flag)
     collection.anonymous = bool(data.get("anonymous", False))
     collection.unsound_scores_zero = bool(data.get("unsound_scores_zero", False))
     points = data.get("points", {})
-    if not isinstance(points, dict) or not all(isinstance(v, int | float) for v in points.values()):
-        raise SiteError("'points' must be a table of numbers per entry", source=str(where))
+    if not isinstance(points, dict):
+        raise top.error("'points' must be a table of numbers per entry: [points]", "points")
+    for name, value in points.items():
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            table = _Table(where, text, "points")
+            raise table.error(f"{name!r} {table} must be a number, not {value!r}", name)
     collection.points = {str(k): float(v) for k, v in points.items()}
     claims = data.get("claims", [])
     if not isinstance(claims, list):
-        raise SiteError("'claims' must be a list of [[claims]] tables", source=str(where))
-    for claim in claims:
-        if not isinstance(claim, dict) or "entry" not in claim:
-            raise SiteError("each [[claims]] needs an 'entry'", source=str(where))
+        raise top.error("'claims' must be a list of [[claims]] tables", "claims")
+    for number, claim in enumerate(claims, start=1):
+        table = _Table(where, text, "claims", number)
+        if not isinstance(claim, dict):
+            raise table.error(f"each [[claims]] must be a table ({table})")
+        table.unknown(claim, CLAIM_KEYS)
+        if "entry" not in claim:
+            raise table.error(f"[[claims]] {number} needs an 'entry'")
         collection.claims.append(
             Claim(
                 entry=str(claim["entry"]),
-                kind=_choice(claim, "kind", CLAIM_KINDS, "other", where),
+                kind=table.choice(claim, "kind", CLAIM_KINDS, "other"),
                 line=str(claim.get("line", "")),
-                by=_text(claim.get("by", ""), "by", where),
-                text=_text(claim.get("text", ""), "text", where),
+                by=table.text_of(claim, "by"),
+                text=table.text_of(claim, "text"),
             )
         )
     awards = data.get("awards", [])
     if not isinstance(awards, list):
-        raise SiteError("'awards' must be a list of [[awards]] tables", source=str(where))
-    for found in awards:
-        if not isinstance(found, dict) or "entry" not in found:
-            raise SiteError("each [[awards]] needs an 'entry'", source=str(where))
-        unknown = sorted(set(found) - {"entry", "rank", "award", "text", "allowed"})
-        if unknown:
-            raise SiteError(f"unknown key {unknown[0]!r} in [[awards]]", source=str(where))
+        raise top.error("'awards' must be a list of [[awards]] tables", "awards")
+    for number, found in enumerate(awards, start=1):
+        table = _Table(where, text, "awards", number)
+        if not isinstance(found, dict):
+            raise table.error(f"each [[awards]] must be a table ({table})")
+        table.unknown(found, AWARD_KEYS)
+        if "entry" not in found:
+            raise table.error(f"[[awards]] {number} needs an 'entry'")
         rank = found.get("rank")
         if rank is not None and (not isinstance(rank, int) or isinstance(rank, bool) or rank < 1):
-            raise SiteError("an award's 'rank' must be a whole number from 1", source=str(where))
+            raise table.error(f"'rank' {table} must be a whole number from 1", "rank")
         award = Award(
             entry=str(found["entry"]),
             rank=rank,
-            award=_choice(found, "award", AWARDS, "", where),
-            text=_text(found.get("text", ""), "text", where),
+            award=table.choice(found, "award", AWARDS, ""),
+            text=table.text_of(found, "text"),
             allowed=found.get("allowed", False) is True,
         )
         if award.entry in collection.awards:
-            raise SiteError(f"two [[awards]] for entry {award.entry!r}", source=str(where))
+            raise table.error(f"a second [[awards]] for entry {award.entry!r} {table}", "entry")
         collection.awards[award.entry] = award
     files = data.get("files")
     if files is None:
@@ -338,14 +423,16 @@ def read_collection(folder: Path) -> Collection:
     elif isinstance(files, list) and all(isinstance(f, str) for f in files):
         paths = [folder / name for name in files]
     else:
-        raise SiteError("'files' must be a list of file names", source=str(where))
-    naming = _choice(data, "entry", ENTRY_NAMES, "file", where)
+        raise top.error(f"'files' {top} must be a list of file names", "files")
+    naming = top.choice(data, "entry", ENTRY_NAMES, "file")
     title_tag = str(data.get("title_tag", "Event"))
     default_variant = find_variant(collection.variant)
     seen: set[str] = set()
     for path in paths:
         if not path.is_file():
-            raise SiteError(f"no problem file {path.name!r} in {folder.name}/", source=str(where))
+            raise top.error(
+                f"'files' {top} names {path.name!r}, which is not in {folder.name}/", "files"
+            )
         games, errors = read_pdn_file(path)
         if errors:
             raise errors[0]
@@ -373,7 +460,9 @@ def read_collection(folder: Path) -> Collection:
                 slug = f"{number:02d}"
             if collection.entry(slug) is not None:
                 raise SiteError(
-                    f"two problems are called {name!r}", source=f"{game.source}:{game.line}"
+                    f"two entries are called {name!r} (entry = {naming!r} in {METADATA})",
+                    source=game.source,
+                    line=game.line,
                 )
             collection.entries.append(
                 Entry(
@@ -385,22 +474,32 @@ def read_collection(folder: Path) -> Collection:
                     variant.name,
                     digest,
                     start_position(game, variant),
+                    unplayable(game, variant),
                 )
             )
-    names = {entry.name for entry in collection.entries}
-    for what, named in (
-        ("[points]", list(collection.points)),
-        ("[[claims]]", [claim.entry for claim in collection.claims]),
-        ("[[awards]]", list(collection.awards)),
-    ):
-        for name in named:
-            if name not in names:
-                raise SiteError(
-                    f"{what} names entry {name!r}, which the collection does not have "
-                    f"(its entries: {', '.join(e.name for e in collection.entries[:5])}, ...)",
-                    source=str(where),
-                )
+    names = [entry.name for entry in collection.entries]
+    for name in collection.points:
+        if name not in names:
+            table = _Table(where, text, "points")
+            raise table.error(_missing(name, table, names), name)
+    named = [("claims", claim.entry) for claim in collection.claims]
+    named += [("awards", award.entry) for award in collection.awards.values()]  # in file order
+    counted: dict[str, int] = {}
+    for what, name in named:
+        counted[what] = number = counted.get(what, 0) + 1
+        if name not in names:
+            table = _Table(where, text, what, number)
+            raise table.error(_missing(name, table, names, key="entry"), "entry")
     return collection
+
+
+def _missing(name: str, table: _Table, names: list[str], *, key: str | None = None) -> str:
+    """The message for an entry ``name`` that the collection does not have."""
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    what = f"{key!r} {table} names entry {name!r}" if key else f"{name!r} {table}"
+    return f"{what}: the collection has no such entry ({hint}its entries: {shown or 'none'})"
 
 
 def read_collections(problems: Path) -> list[Collection]:

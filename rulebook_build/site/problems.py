@@ -33,7 +33,7 @@ import markupsafe
 
 from rulebook_build.checker import CRITERIA, Criterion, Judgement, judgement_from_json, render
 from rulebook_build.errors import SiteError
-from rulebook_build.notation import DiagramSpec, line_text, resolve_line
+from rulebook_build.notation import DiagramSpec, ReplayedGame, line_text, resolve_line, write_game
 from rulebook_build.notation import replay_game as replay
 from rulebook_build.render import Line
 from rulebook_build.similar import POSSIBLE_ANTICIPATION
@@ -47,7 +47,12 @@ REFRESH: Final = (
     "rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/ "
     f"> problems/{VERDICTS_FILE}"
 )
-"""The command that refreshes the stored verdicts (guides/contests.md)."""
+"""The command that refreshes the stored verdicts whole (guides/contests.md)."""
+UPDATE: Final = (
+    "rulebook check --json --deterministic --time-limit 20 "
+    f"--update problems/{VERDICTS_FILE} problems/{{folder}}/"
+)
+"""The command that judges one collection into the stored verdicts, keeping the others."""
 GRADES: Final = ("correct", "correct with remarks", "incorrect", "undecided")
 SHOWN_DUALS: Final = 3
 """At most this many duals (faults and remarks) become lines of a problem's player."""
@@ -206,6 +211,14 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "solutions_later": "De oplossing en het oordeel worden gepubliceerd wanneer de "
         "oplostijd van de wedstrijd voorbij is.",
         "anonymous": "anoniem tot de uitslag",
+        "unplayable": "niet te beoordelen zoals geschreven",
+        "unplayable_detail": "de oplossing kan niet worden nagespeeld zoals ze geschreven is: "
+        "zet {move} is daar niet toegestaan{where}. Het controleprogramma beoordeelt de inzending "
+        "zodra de tekst is verbeterd.",
+        "unplayable_variation": " (in een variant)",
+        "unplayable_short": "zet {move} is daar niet toegestaan{where}",
+        "unplayable_other": "de oplossing kan niet worden nagespeeld zoals ze geschreven is "
+        "({message}).",
         "rank": "Plaats",
         "award": "Onderscheiding",
         "award_prize": "prijs",
@@ -303,6 +316,12 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "solutions_later": "The solution and the verdict are published when the contest's "
         "solving period has ended.",
         "anonymous": "anonymous until the award",
+        "unplayable": "could not be judged as written",
+        "unplayable_detail": "the solution cannot be played as written: move {move} is not "
+        "legal there{where}. The checker judges the entry once the text is mended.",
+        "unplayable_variation": " (in a variation)",
+        "unplayable_short": "move {move} is not legal there{where}",
+        "unplayable_other": "the solution cannot be played as written ({message}).",
         "rank": "Rank",
         "award": "Award",
         "award_prize": "prize",
@@ -401,6 +420,13 @@ EXTRA_LABELS: Final[dict[str, dict[str, str]]] = {
         "solutions_later": "De oplossing en it oardiel wurde publisearre as de oplostiid fan "
         "de wedstriid foarby is.",
         "anonymous": "anonym oant de útslach",
+        "unplayable": "net te beoardieljen sa't it skreaun is",
+        "unplayable_detail": "de oplossing kin net neispile wurde sa't se skreaun is: set {move} "
+        "is dêr net tastien{where}. It kontrôleprogramma beoardielet de ynstjoering sa gau't de "
+        "tekst ferbettere is.",
+        "unplayable_variation": " (yn in fariant)",
+        "unplayable_short": "set {move} is dêr net tastien{where}",
+        "unplayable_other": "de oplossing kin net neispile wurde sa't se skreaun is ({message}).",
         "rank": "Plak",
         "award": "Ûnderskieding",
         "award_prize": "priis",
@@ -586,13 +612,17 @@ class ProblemSite:
     def record(self, entry: Entry) -> Judgement | None:
         return self.verdicts().get(entry.digest)
 
-    def checked_record(self, entry: Entry, *, where: str) -> Judgement:
+    def checked_record(self, entry: Entry) -> Judgement:
         record = self.record(entry)
         if record is None:
+            # located at the entry, not at the page asking: the collection's page
+            # and the entry's page then give one message, which the build prints once
+            folder = entry.collection.folder.name
             raise SiteError(
-                f"{entry.game.source}:{entry.game.line}: {entry.title} has no stored verdict "
-                f"for its current text: run '{REFRESH}'",
-                source=where,
+                f"entry {entry.name} of {folder}/ has no stored verdict for its current text: "
+                f"run '{UPDATE.format(folder=folder)}'",
+                source=entry.game.source,
+                line=entry.game.line,
             )
         return record
 
@@ -721,14 +751,15 @@ def render_problem_page(
     (``where``: the place an error is reported at)."""
     collection = entry.collection
     solutions = collection.publishes("solutions")
-    record = site.checked_record(entry, where=where) if solutions else None
+    judged = solutions and entry.unplayable is None
+    record = site.checked_record(entry) if judged else None
     game = entry.game
-    replayed = replay(game)
-    start = replayed.start
+    replayed = replay(game) if entry.unplayable is None else None
+    start = replayed.start if replayed is not None else entry.start
     spec = DiagramSpec(
         position=start,
         variant=start.variant,
-        moves=tuple(step.move for step in replayed.main.moves) if solutions else (),
+        moves=tuple(step.move for step in replayed.main.moves) if solutions and replayed else (),
         numbers=True,
         caption=_label(lang, "start"),
     )
@@ -746,7 +777,6 @@ def render_problem_page(
         value = STIPULATIONS.get(stipulation.strip().lower(), {}).get(lang, stipulation)
         facts.append((_label(lang, "stipulation"), value))
     facts.append((_label(lang, "variant"), _label(lang, entry.variant)))
-    first_ply = 0 if replayed.main.start.white_to_move else 1
     lines = [
         Line(label, sentence, resolve_line(start, moves))
         for label, sentence, moves in (
@@ -761,13 +791,42 @@ def render_problem_page(
             "name": entry.name,
         },
         diagram=markupsafe.Markup(diagram(spec, lines)),  # our renderer's HTML
-        solution=line_text(replayed.main, first_ply) if solutions else None,
+        solution=_solution_text(entry, replayed) if solutions else None,
+        unplayable=_unplayable(entry, lang) if solutions else None,
         labels=_Labels(lang),
         claims=_claims(entry, lang) if solutions else [],
         verdict=_verdict(record, lang) if record is not None else None,
         award=_award(entry, record, lang, where=where),
         relatives=relatives(entry, site, lang, root),
     )
+
+
+def _solution_text(entry: Entry, replayed: ReplayedGame | None) -> str:
+    """The solution as text: replayed (forced replies filled in), or as written when it cannot
+    be played."""
+    if replayed is None:
+        return write_game(entry.game).partition("\n\n")[2].strip()
+    return line_text(replayed.main, 0 if replayed.main.start.white_to_move else 1)
+
+
+def _unplayable(entry: Entry, lang: str) -> dict[str, str] | None:
+    """What an entry's pages say instead of a grade when its solution cannot be played as
+    written: the words, and why (the move, by its number), in a sentence for its page and
+    short for its row of a table."""
+    fault = entry.unplayable
+    if fault is None:
+        return None
+    if fault.move:
+        where = _label(lang, "unplayable_variation") if fault.in_variation else ""
+        detail = _label(lang, "unplayable_detail").format(move=fault.move, where=where)
+        short = _label(lang, "unplayable_short").format(move=fault.move, where=where)
+    else:
+        detail = short = _label(lang, "unplayable_other").format(message=fault.error.message)
+    return {
+        "grade": _label(lang, "unplayable"),
+        "detail": detail[:1].upper() + detail[1:],
+        "short": short,
+    }
 
 
 def relatives(
@@ -890,8 +949,21 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> d
     """What a collection's table and the index show of an entry, at its contest's stage."""
     collection = entry.collection
     solutions = collection.publishes("solutions")
-    record = site.record(entry) if solutions else None
+    unplayable = _unplayable(entry, lang) if solutions else None
+    record = site.record(entry) if solutions and unplayable is None else None
     grade = _grade(record) if solutions else "unpublished"
+    findings = _findings(record, lang)
+    if unplayable is not None:  # not judged: a stored grade of an older checker is not shown
+        grade = "unplayable"
+        findings = [
+            {
+                "name": _label(lang, "solution"),
+                "status": "fail",
+                "detail": unplayable["short"],
+                "opinions": [],
+                "more": 0,
+            }
+        ]
     if collection.kind == "examples":
         composer = _label(lang, "example_credit")
     elif not collection.publishes("composers"):
@@ -919,7 +991,7 @@ def _row(entry: Entry, site: ProblemSite, lang: str, root: str, where: str) -> d
         "grade": grade,
         "grade_label": _label(lang, grade),
         "grade_class": _grade_class(grade),
-        "findings": _findings(record, lang),
+        "findings": findings,
         "points": award["points"] if award else None,
         "zero": bool(award and award["zero"]),
         "rank": award["rank"] if award else None,
@@ -951,7 +1023,8 @@ def render_collection_page(
     solutions = collection.publishes("solutions")
     if solutions:
         for entry in collection.entries:
-            site.checked_record(entry, where=where)
+            if entry.unplayable is None:  # an entry that cannot be played is not judged
+                site.checked_record(entry)
     rows = [_row(entry, site, lang, root, where) for entry in collection.entries]
     facts = [
         (_label(lang, "kind"), _label(lang, f"kind_{collection.kind}")),
@@ -999,7 +1072,7 @@ def _counts(rows: list[dict[str, object]], lang: str) -> list[tuple[str, str, in
     counted = Counter(str(row["grade"]) for row in rows)
     return [
         (_grade_class(grade), _label(lang, grade), counted[grade])
-        for grade in (*GRADES, "unchecked", "unpublished")
+        for grade in (*GRADES, "unplayable", "unchecked", "unpublished")
         if counted[grade]
     ]
 

@@ -195,5 +195,5 @@ def test_awards_and_points_must_name_an_entry(tmp_path: Path) -> None:
     add_contest(tmp_path, "final")
     toml = tmp_path / "problems" / "wedstrijd" / "collection.toml"
     toml.write_text(toml.read_text("utf-8").replace("2 = 8", "02 = 8"), "utf-8")
-    with pytest.raises(RulebookError, match="names entry '02'"):
+    with pytest.raises(RulebookError, match=r"'02' in \[points\]: the collection has no such"):
         read_collection(toml.parent)

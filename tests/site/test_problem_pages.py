@@ -92,9 +92,9 @@ def write(folder: Path, metadata: str, pdn: str = PROBLEM) -> Path:
     [
         ('title = "T"\ncolour = "red"\n', "unknown key 'colour'"),
         ('kind = "contest"\n', "needs a 'title'"),
-        ('title = "T"\nkind = "tournament"\n', "'kind' must be one of"),
-        ('title = "T"\nfiles = ["missing.pdn"]\n', "no problem file 'missing.pdn'"),
-        ('title = "T"\n[points]\nA1 = "many"\n', "'points' must be a table of numbers"),
+        ('title = "T"\nkind = "tournament"\n', "'kind' at the top level must be one of"),
+        ('title = "T"\nfiles = ["missing.pdn"]\n', "'files' at the top level names 'missing.pdn'"),
+        ('title = "T"\n[points]\nA1 = "many"\n', "'A1' in [points] must be a number"),
         ('title = "T\n', "collection.toml"),
     ],
 )
