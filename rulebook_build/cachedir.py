@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -73,9 +73,14 @@ def exclusive(folder: Path, name: str | None = None) -> Iterator[None]:
         os.close(handle)  # closing releases the lock
 
 
-def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+def add_cache_argument(
+    parser: argparse.ArgumentParser, kind: Callable[[str], object] = str
+) -> None:
+    """``--cache-dir DIR``; ``kind`` reads and checks its value (the commands give
+    ``cli.options.folder_to_write``)."""
     parser.add_argument(
         "--cache-dir",
+        type=kind,
         metavar="DIR",
         help=f"the cache of tables and compiled programs (default: ${ENVIRONMENT}, else the "
         f"user's cache folder, now {cache_root()})",

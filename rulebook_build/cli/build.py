@@ -18,18 +18,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from rulebook_build.cli.options import existing_file, folder_to_write
 from rulebook_build.errors import RulebookError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--out", type=Path, default=None, metavar="DIR", help="output folder (default: site/)"
+        "--out",
+        type=folder_to_write,
+        default=None,
+        metavar="DIR",
+        help="output folder (default: site/)",
     )
     parser.add_argument(
         "--config",
-        type=Path,
+        type=existing_file,
         default=None,
         metavar="FILE",
         help="mkdocs.yml (default: the one in this folder or a folder above)",

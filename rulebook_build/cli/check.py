@@ -52,6 +52,14 @@ from rulebook_build.checker import (
     problem_digest,
 )
 from rulebook_build.cli.cluster import connect
+from rulebook_build.cli.options import (
+    MAX_JOBS,
+    folder_to_write,
+    jobs_default,
+    number,
+    scheduler_address,
+    whole_number,
+)
 from rulebook_build.cli.update import Record, merge, read_records, record, write_atomically
 from rulebook_build.engine import CheckerTables, machine_cores
 from rulebook_build.errors import RulebookError
@@ -61,6 +69,12 @@ from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
     from distributed import Client
+
+
+MAX_SECONDS = 86_400
+"""The longest ``--time-limit``: a day per problem (a longer search is a benchmark's job)."""
+MAX_OPINION_NODES = 1_000_000_000
+"""The largest ``--opinion-nodes``: about a quarter of an hour of the engine a question."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,10 +92,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=number(0, MAX_SECONDS, above=True, unit="number of seconds"),
         default=60.0,
         metavar="SECONDS",
-        help="time per problem (default 60); what is not settled by then is 'undecided'",
+        help=f"time per problem, more than 0 and at most {MAX_SECONDS:,} (default 60); what is "
+        "not settled by then is 'undecided'",
     )
     parser.add_argument(
         "--deterministic",
@@ -120,17 +135,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="list every dual in the report, not only the three criterion C shows",
     )
-    add_cache_argument(parser)
+    add_cache_argument(parser, folder_to_write)
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_number(1, MAX_JOBS),
         default=None,
         metavar="N",
-        help=f"judge N problems at once, each in its own process (default: this machine's "
-        f"cores, now {machine_cores()}); the output keeps the input's order",
+        help=f"judge N problems at once, 1 to {MAX_JOBS}, each in its own process (default: "
+        f"this machine's cores, now {machine_cores()}, at most {MAX_JOBS}); the output keeps "
+        "the input's order",
     )
     parser.add_argument(
         "--cluster",
+        type=scheduler_address,
         metavar="tcp://HOST:PORT",
         help="judge the problems on a Dask distributed cluster (its scheduler's address); each "
         "worker needs this project installed and the same table files; the output keeps the "
@@ -138,13 +155,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--opinion-nodes",
-        type=int,
+        type=whole_number(0, MAX_OPINION_NODES),
         default=OPINION_NODES,
         metavar="N",
         help=f"the evaluating engine's budget, in positions, for its opinion on each question "
-        f"left undecided (default {OPINION_NODES:,}; 0: no opinions).  An opinion is an "
-        "estimate with a score and a best line, never a proof: it changes no status, verdict "
-        "or grade, and a budget counted in positions gives the same opinion on every machine",
+        f"left undecided, 0 to {MAX_OPINION_NODES:,} (default {OPINION_NODES:,}; 0: no "
+        "opinions).  An opinion is an estimate with a score and a best line, never a proof: it "
+        "changes no status, verdict or grade, and a budget counted in positions gives the same "
+        "opinion on every machine",
     )
     parser.add_argument(
         "--win-only",
@@ -181,7 +199,7 @@ def _build(variant: Variant, pieces: int) -> None:
     from rulebook_build.cli.tables import build_tables
 
     with contextlib.redirect_stdout(sys.stderr):
-        build_tables(variant, pieces, jobs=machine_cores(), pack=True)
+        build_tables(variant, pieces, jobs=jobs_default(), pack=True)
 
 
 _CHECKERS: dict[tuple[bool, bool], Checker] = {}
@@ -291,10 +309,6 @@ def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgem
 
 def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
-    if args.jobs is not None and args.jobs < 1:
-        raise RulebookError(f"--jobs must be 1 or more, not {args.jobs}")
-    if args.opinion_nodes < 0:
-        raise RulebookError(f"--opinion-nodes must be 0 or more, not {args.opinion_nodes}")
     old = read_records(args.update) if args.update is not None else None
     args.json = args.json or old is not None
     new: list[Record] = []
@@ -318,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
                     announce=_announce,
                 )
             _CHECKERS[task.tables, task.compiled].tables_of(find_variant(task.variant))
-        wanted = machine_cores() if args.jobs is None else args.jobs
+        wanted = jobs_default() if args.jobs is None else args.jobs
         jobs = min(wanted, max(1, len(tasks)))
         single = jobs == 1 and not args.cluster
         progress = None if args.json or not single or not sys.stderr.isatty() else _progress

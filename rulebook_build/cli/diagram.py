@@ -23,11 +23,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rulebook_build.cli.options import file_to_write, whole_number
 from rulebook_build.errors import NotationError, RulebookError
 from rulebook_build.render import LANGUAGES
 from rulebook_build.rules import VARIANTS
 
 FORMATS = ("svg", "png", "gif")
+MIN_SIZE, MAX_SIZE = 16, 4000
+"""The widths ``--size`` takes, in pixels."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,9 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=FORMATS, default=None, help="svg, png or gif")
     parser.add_argument(
-        "--size", type=int, default=None, metavar="PIXELS", help="width in pixels (PNG/GIF)"
+        "--size",
+        type=whole_number(MIN_SIZE, MAX_SIZE),
+        default=None,
+        metavar="PIXELS",
+        help=f"width in pixels, {MIN_SIZE} to {MAX_SIZE} (PNG/GIF)",
     )
-    parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="output file")
+    parser.add_argument(
+        "--out", type=file_to_write, default=None, metavar="FILE", help="output file"
+    )
 
 
 def _block(args: argparse.Namespace) -> tuple[str, dict[int, tuple[str, str, int]]]:
@@ -114,8 +123,10 @@ def render(args: argparse.Namespace, fmt: str) -> bytes:
     except RulebookError as error:
         _relocate(error, origins)
         raise
-    if args.size is not None and not 16 <= args.size <= 4000:
-        raise NotationError(f"--size {args.size} is not 16-4000 pixels", source="--size")
+    if args.size is not None and not MIN_SIZE <= args.size <= MAX_SIZE:
+        raise NotationError(
+            f"--size {args.size} is not {MIN_SIZE}-{MAX_SIZE} pixels", source="--size"
+        )
     positions = spec.positions()
     final = positions[-1]
     last = spec.moves[-1] if spec.moves else None

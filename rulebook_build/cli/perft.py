@@ -13,15 +13,24 @@ import json
 import time
 
 from rulebook_build.cli.moves import add_variant_argument, read_position
-from rulebook_build.errors import RulebookError
+from rulebook_build.cli.options import whole_number
 from rulebook_build.notation import format_fen
 from rulebook_build.rules import find_variant, perft
+
+MAX_DEPTH = 20
+"""The deepest count taken: the published figures go to depth 11 to 15, and each ply multiplies
+the work by about ten (a count deeper than this would not end in a lifetime)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fen", metavar="FEN", help="a position as FEN, or 'start'")
     add_variant_argument(parser)
-    parser.add_argument("--depth", type=int, required=True, help="depth in plies (0 or more)")
+    parser.add_argument(
+        "--depth",
+        type=whole_number(0, MAX_DEPTH),
+        required=True,
+        help=f"depth in plies, 0 to {MAX_DEPTH}",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--divide", action="store_true", help="also print the count below each first move"
@@ -29,8 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise RulebookError(f"--depth must be 0 or more, not {args.depth}")
     variant = find_variant(args.variant)
     position = read_position(args.fen, variant, source="FEN")
     started = time.perf_counter()

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook_build.cachedir import ENVIRONMENT, cache_root, use_cache_argument
+from rulebook_build.cli.options import existing_path, folder_to_write, whole_number
 from rulebook_build.errors import RulebookError
 from rulebook_build.similar import (
     DEFAULT_LIMIT,
@@ -44,6 +45,9 @@ from rulebook_build.similar import (
 )
 from rulebook_build.similar import search_similar as search
 
+MAX_LIMIT = 1000
+"""The most matches ``--limit`` asks for a problem (a jury reads the first few)."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -52,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--in",
         dest="corpus",
+        type=existing_path,
         action="append",
         default=[],
         metavar="PATH",
@@ -60,15 +65,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit",
-        type=int,
+        type=whole_number(1, MAX_LIMIT),
         default=DEFAULT_LIMIT,
         metavar="N",
-        help=f"matches per problem, best first (default {DEFAULT_LIMIT}); only those scoring "
-        f"{REPORTED} or more are reported",
+        help=f"matches per problem, best first, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT}); "
+        f"only those scoring {REPORTED} or more are reported",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per problem and line")
     parser.add_argument(
         "--cache-dir",
+        type=folder_to_write,
         metavar="DIR",
         help=f"the cache the corpus's index is kept in, under similar/ (default: ${ENVIRONMENT}, "
         f"else the user's cache folder, now {cache_root()})",
@@ -120,7 +126,7 @@ def _corpus(args: argparse.Namespace, errors: list[RulebookError]) -> Index:
     problems = project_problems()
     if problems is not None:
         arguments.append(_named(problems))
-    arguments.extend(args.corpus)
+    arguments.extend(str(path) for path in args.corpus)
     if not arguments:
         raise RulebookError(
             "nothing to search: no problems/ folder in the project or here, and no --in PATH"
@@ -149,8 +155,6 @@ def _line(match: Match) -> str:
 
 def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
-    if args.limit < 1:
-        raise RulebookError(f"--limit must be 1 or more, not {args.limit}")
     errors: list[RulebookError] = []
     index = _corpus(args, errors)
     warned: set[str] = set()

@@ -173,6 +173,13 @@ def _compiled(
     return target
 
 
+MAX_SLICE_JOBS: Final = 64
+"""The most processes that share a build by slices: ``tablebuild.c`` keeps its helpers in an
+array of this size (changing the program would change the tables' fingerprint, and so every
+cached table's folder, for no table's sake).  A machine of more cores builds other pairs with
+them, side by side (``rulebook tables --jobs``)."""
+
+
 def build_pair(
     program: Path,
     folder: Path,
@@ -192,8 +199,8 @@ def build_pair(
     27 GB built whole, the largest Fries Spel pair of five 35 GB); not for a class that is its
     own partner.  ``jobs``:
     processes sharing the slices (with ``slices`` only)."""
-    if not 1 <= jobs <= 64 or (jobs > 1 and not slices):
-        raise ValueError("jobs must be 1 to 64, and more than 1 only with slices")
+    if not 1 <= jobs <= MAX_SLICE_JOBS or (jobs > 1 and not slices):
+        raise ValueError(f"jobs must be 1 to {MAX_SLICE_JOBS}, and more than 1 only with slices")
     command = [str(program), str(folder), *(str(n) for n in material)]
     if rules:
         command.append("rules")
@@ -309,8 +316,12 @@ class NativeProver:
         self.table_mb = table_mb
 
     def table_mb_for(self, seconds: float) -> int:
-        """The table a search of ``seconds`` gets: ``table_mb`` at most."""
-        wanted = max(PROVER_MIN_TABLE_MB, math.ceil(seconds * PROVER_MB_PER_SECOND))
+        """The table a search of ``seconds`` gets: ``table_mb`` at most, the smallest for no
+        time (zero, negative or NaN), the largest for infinity."""
+        if not seconds > 0:
+            return min(self.table_mb, PROVER_MIN_TABLE_MB)
+        enough = min(seconds, self.table_mb / PROVER_MB_PER_SECOND)
+        wanted = max(PROVER_MIN_TABLE_MB, math.ceil(enough * PROVER_MB_PER_SECOND))
         return min(self.table_mb, wanted)
 
     def solve(

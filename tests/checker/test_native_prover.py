@@ -8,6 +8,7 @@ claimed proof of a position White does not win, a missing or illegal choice) is 
 
 from __future__ import annotations
 
+import math
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -169,6 +170,10 @@ def test_a_short_search_gets_a_small_table() -> None:
     assert program.table_mb_for(0.1) == binaries.PROVER_MIN_TABLE_MB
     assert program.table_mb_for(2.0) == 2 * binaries.PROVER_MB_PER_SECOND
     assert program.table_mb_for(600.0) == binaries.PROVER_TABLE_MB
+    # odd seconds (a caller that skipped the command's checks) size a table, never crash
+    assert program.table_mb_for(math.inf) == binaries.PROVER_TABLE_MB
+    for odd in (math.nan, 0.0, -5.0, -math.inf):
+        assert program.table_mb_for(odd) == binaries.PROVER_MIN_TABLE_MB
 
 
 def is_the_key(node: Node, tables: CheckerTables) -> bool:

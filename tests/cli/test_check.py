@@ -153,14 +153,34 @@ def test_jobs_judges_in_parallel_and_prints_in_input_order(
     assert together == alone
 
 
+def refused(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What argparse says when it refuses an option's value (it exits 2)."""
+    with pytest.raises(SystemExit) as stop:
+        main(arguments)
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
 def test_jobs_below_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--jobs", "0", "problems"]) == 2
-    assert "--jobs must be 1 or more, not 0" in capsys.readouterr().err
+    error = refused(["check", "--jobs", "0", "problems"], capsys)
+    assert "argument --jobs: must be a whole number from 1 to 1,024, not '0'" in error
 
 
 def test_a_negative_opinion_budget_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--opinion-nodes", "-1", "problems"]) == 2
-    assert "--opinion-nodes must be 0 or more, not -1" in capsys.readouterr().err
+    error = refused(["check", "--opinion-nodes", "-1", "problems"], capsys)
+    assert "argument --opinion-nodes: must be a whole number from 0 to 1,000,000,000" in error
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "0", "-5", "1e999", "86401", ""])
+def test_a_time_limit_that_is_no_time_is_refused_before_any_work(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    error = refused(["check", f"--time-limit={seconds}", "no-such-file.pdn"], capsys)
+    assert (
+        "argument --time-limit: must be a number of seconds greater than 0 and at most 86400"
+        in error
+    )
+    assert "Traceback" not in error
 
 
 def test_the_text_report_lists_the_opinions_under_the_criteria(

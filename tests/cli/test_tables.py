@@ -32,8 +32,12 @@ def test_list_names_every_class_and_whether_it_is_cached(
 
 
 def test_an_impossible_piece_count_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tables", "--pieces", "7"]) == 2
-    assert "--pieces must be 2, 3, 4, 5 or 6, not 7" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["tables", "--pieces", "7"])
+    assert stop.value.code == 2
+    assert "argument --pieces: must be a whole number from 2 to 6, not '7'" in (
+        capsys.readouterr().err
+    )
 
 
 def test_six_piece_frisian_tables_are_refused_with_the_reason(
@@ -69,8 +73,12 @@ def test_six_pieces_lists_the_pairs_built_by_slices_with_count_rules_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
-    assert main(["tables", "--pieces", "6", "--jobs", "0"]) == 2
-    assert "--jobs must be 1 to 64, not 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["tables", "--pieces", "6", "--jobs", "0"])
+    assert stop.value.code == 2
+    assert "argument --jobs: must be a whole number from 1 to 1,024, not '0'" in (
+        capsys.readouterr().err
+    )
     assert main(["tables", "--pieces", "6", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     sliced = [line for line in lines if "by slices" in line]

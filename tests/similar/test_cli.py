@@ -89,7 +89,10 @@ def test_limit_keeps_the_best(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 0
     assert [len(json.loads(line)["matches"]) for line in out.splitlines()] == [1, 0]
     assert json.loads(out.splitlines()[0])["matches"][0]["source"] == VAN_DIJK
-    assert run(capsys, "--limit", "0", "--in", str(PROBLEMS), str(query))[0] == 2
+    with pytest.raises(SystemExit) as stop:  # argparse refuses it, naming the option
+        run(capsys, "--limit", "0", "--in", str(PROBLEMS), str(query))
+    assert stop.value.code == 2
+    assert "argument --limit: must be a whole number from 1 to 1,000" in capsys.readouterr().err
 
 
 def test_a_game_position_is_reported_with_its_move_number(
