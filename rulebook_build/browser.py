@@ -39,7 +39,11 @@ from rulebook_build.checker.judge import CRITERIA
 from rulebook_build.checker.messages import render
 from rulebook_build.checker.opinion import calibration
 from rulebook_build.checker.tables import tablefile
-from rulebook_build.checker.tables.remote import SiteCheckerTables, site_checker_tables
+from rulebook_build.checker.tables.remote import (
+    FetchFailed,
+    SiteCheckerTables,
+    site_checker_tables,
+)
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation.diagram import DiagramSpec
 from rulebook_build.notation.fen import format_fen, parse_fen
@@ -77,6 +81,17 @@ def _as_bytes(data: Any) -> bytes:
     return bytes(data.to_bytes())
 
 
+def _fetched(fetch: Callable[[str, int, int], Any], name: str, start: int, end: int) -> bytes:
+    """What ``fetch`` gave, or :class:`FetchFailed` for whatever it raised: the worker's fetch
+    (``table-fetch.js``) has already tried again what may pass, so its failures are final."""
+    try:
+        return _as_bytes(fetch(name, start, end))
+    except OSError:
+        raise
+    except Exception as error:  # a JavaScript error, in the worker
+        raise FetchFailed(str(error), transient=False) from None
+
+
 def open_tables(
     variant: str, manifest: str, fetch: Callable[[str, int, int], Any], host: Any = None
 ) -> str:
@@ -89,7 +104,7 @@ def open_tables(
         tables = site_checker_tables(
             find_variant(variant),
             data,
-            lambda name, start, end: _as_bytes(fetch(name, start, end)),
+            lambda name, start, end: _fetched(fetch, name, start, end),
             host,
         )
     except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
@@ -410,6 +425,12 @@ def check(
             for opinion in judgement.opinions
         ],
         "calibration": opinion_words.calibration_text(calibration(), lang),
+        # the site's tables left out (could not be fetched, or failed their checksum): the
+        # judgement did without them, and may settle less than the command line
+        "table_faults": [
+            {"class": name, "reason": reason}
+            for name, reason in (tables.faults() if tables else {}).items()
+        ],
     }
     return json.dumps(record)
 
