@@ -428,8 +428,8 @@ def check(
         # the site's tables left out (could not be fetched, or failed their checksum): the
         # judgement did without them, and may settle less than the command line
         "table_faults": [
-            {"class": name, "reason": reason}
-            for name, reason in (tables.faults() if tables else {}).items()
+            {"class": name, "kind": kind, "reason": reason}
+            for name, kind, reason in (tables.faults() if tables else [])
         ],
     }
     return json.dumps(record)

@@ -129,6 +129,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "tijd over ({seconds} s): opnieuw beoordeeld",
         "tables_error": "De eindspeldatabases van de site konden niet worden gelezen ({error}); "
         "de controle gaat zonder hen verder.",
+        "table_faults": "Eindspeldatabases die deze controle heeft moeten missen: {tables}. "
+        "Een ontbrekende database kan onbeslist laten wat 'rulebook check' beslist, maar maakt "
+        "een probleem nooit correct of incorrect. Na het herladen van de pagina worden ze opnieuw "
+        "opgehaald.",
+        "fault_fetch": "niet van de site op te halen",
+        "fault_checksum": "controlesom klopt niet",
     },
     "en": {
         "similar": "Look for anticipations",
@@ -197,6 +203,11 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "time left ({seconds} s): judging again",
         "tables_error": "The site's endgame tables could not be read ({error}); the check "
         "goes on without them.",
+        "table_faults": "Endgame tables this check had to do without: {tables}. A table left "
+        "out can leave undecided what 'rulebook check' decides, but never makes a problem "
+        "correct or incorrect. Reloading the page fetches them again.",
+        "fault_fetch": "could not be fetched from the site",
+        "fault_checksum": "failed its checksum",
     },
     "fy": {
         "similar": "Sykje foargongers",
@@ -267,6 +278,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "tiid oer ({seconds} s): op 'e nij beoardiele",
         "tables_error": "De einspuldatabanken fan de side koene net lêzen wurde ({error}); de "
         "kontrôle giet sûnder har fierder.",
+        "table_faults": "Einspuldatabanken dy't dizze kontrôle misse moast: {tables}. In "
+        "ûntbrekkende databank kin net besletten litte wat 'rulebook check' beslút, mar makket "
+        "in probleem nea korrekt of ynkorrekt. Nei it op 'e nij laden fan de side wurde se op 'e "
+        "nij ophelle.",
+        "fault_fetch": "net fan de side op te heljen",
+        "fault_checksum": "kontrôlesom klopt net",
     },
 }
 

@@ -184,7 +184,7 @@ def test_a_404_for_one_class_is_not_tried_again_and_leaves_that_class_out(
     record = judged(site, faulty(site, fault, seen))
     same_or_less_decided(record, clean[0])
     assert record["report"]["table_faults"] == [
-        {"class": lost, "reason": f"{lost}.pages could not be fetched (HTTP 404)"}
+        {"class": lost, "kind": "fetch", "reason": f"{lost}.pages could not be fetched (HTTP 404)"}
     ]
     assert [name for name, _, _ in seen if name.startswith(lost + ".")] == [f"{lost}.pages"]
 
@@ -224,7 +224,7 @@ def test_a_body_cut_short_is_tried_again_and_one_always_short_leaves_the_class_o
     record = judged(site, faulty(site, always, seen))
     same_or_less_decided(record, clean[0])
     [fault] = record["report"]["table_faults"]
-    assert fault["class"] == lost and "bytes where" in fault["reason"]
+    assert fault["class"] == lost and fault["kind"] == "fetch" and "bytes where" in fault["reason"]
     assert sum(name == lost + ".blocks" for name, _, _ in seen) == ATTEMPTS
 
 
@@ -315,6 +315,7 @@ def test_a_block_of_other_values_in_a_valid_stream_is_refused_by_its_checksum(
     same_or_less_decided(record, clean[0])
     faults = {fault["class"]: fault["reason"] for fault in record["report"]["table_faults"]}
     assert list(faults) == [lost] and "fails its checksum" in faults[lost]
+    assert record["report"]["table_faults"][0]["kind"] == "checksum"
     # and block by block, as the compiled search asks for them: none of the swapped blocks
     # is given, every other block is
     tables = browser._OPEN["international"]

@@ -279,6 +279,11 @@ class RemoteCompactTable:
         self._cache[number] = found
         return found
 
+    @property
+    def unreachable(self) -> bool:
+        """Whether a request of the class failed for good (none is made again)."""
+        return self._unreachable is not None
+
     def _refused(self, reason: str, block: int | None = None) -> tablefile.DamagedTable:
         """The refusal of a block (or of the page list), noted as the class's fault."""
         if block is not None:
@@ -442,14 +447,15 @@ class SiteCheckerTables(CheckerTables):
         assert isinstance(self._prover, wasm.HostedProver)
         return self._prover
 
-    def faults(self) -> dict[str, str]:
-        """Per class left out of a judgement (wholly or a block of it), why: a table that
-        could not be fetched, or that failed its checksum."""
-        return {
-            table.name: table.fault
+    def faults(self) -> list[tuple[str, str, str]]:
+        """The classes left out of a judgement (wholly or a block of it): each its name, the
+        kind of fault (``"fetch"``: could not be fetched; ``"checksum"``: failed its
+        checksum) and what failed."""
+        return [
+            (table.name, "fetch" if table.unreachable else "checksum", table.fault)
             for _material, table in sorted(self.remote.items())
             if table.fault is not None
-        }
+        ]
 
     def blocks(self, material: Material) -> int:
         """``rb_table_blocks``: the blocks of a class's table, 0 where the site has none."""

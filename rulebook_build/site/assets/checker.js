@@ -484,6 +484,14 @@
     if (record.report.tables_error) {
       this.progress.textContent += " " + this.say("tables_error", { error: record.report.tables_error });
     }
+    /* tables that could not be fetched or failed their checksum: the check did without them */
+    var faults = record.report.table_faults || [];
+    if (faults.length) {
+      var named = faults.map(function (fault) {
+        return fault["class"] + " (" + self.say("fault_" + fault.kind) + ")";
+      });
+      this.progress.textContent += " " + this.say("table_faults", { tables: named.join(", ") });
+    }
     this.find(".rb-check-keys").textContent =
       this.say("keys") + ": " + ((record.winning_keys || []).join(", ") || "-");
     var body = this.report.querySelector("tbody");
