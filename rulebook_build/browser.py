@@ -88,8 +88,9 @@ def _fetched(fetch: Callable[[str, int, int], Any], name: str, start: int, end: 
         return _as_bytes(fetch(name, start, end))
     except OSError:
         raise
-    except Exception as error:  # a JavaScript error, in the worker
-        raise FetchFailed(str(error), transient=False) from None
+    except Exception as error:  # a JavaScript error, in the worker: "Error: NAME: HTTP 404"
+        said = str(error).removeprefix("Error: ").removeprefix(f"{name}: ")
+        raise FetchFailed(said, transient=False) from None
 
 
 def open_tables(

@@ -330,3 +330,28 @@ def test_a_block_of_other_values_in_a_valid_stream_is_refused_by_its_checksum(
     with pytest.raises(tablefile.DamagedTable, match="fails its checksum"):
         table.block(swapped[0])
     assert len(seen) == before
+
+
+def test_an_error_of_the_workers_fetch_leaves_the_class_out_without_asking_again(
+    site: Path, clean: tuple[dict[str, Any], Requests]
+) -> None:
+    """In the browser a failed fetch is a JavaScript error (Pyodide's ``JsException``, not an
+    ``OSError``) the worker raised after its own tries: final, named by its reason."""
+
+    class JsException(Exception):
+        pass
+
+    lost = used_class(clean)
+    seen: Requests = []
+
+    def fault(name: str, start: int, end: int, n: int) -> bytes | None:
+        if name.startswith(lost + "."):
+            raise JsException(f"Error: {name}: HTTP 503")
+        return None
+
+    record = judged(site, faulty(site, fault, seen))
+    same_or_less_decided(record, clean[0])
+    assert record["report"]["table_faults"] == [
+        {"class": lost, "kind": "fetch", "reason": f"{lost}.pages could not be fetched (HTTP 503)"}
+    ]
+    assert sum(name.startswith(lost + ".") for name, _, _ in seen) == 1
