@@ -355,3 +355,25 @@ def test_an_error_of_the_workers_fetch_leaves_the_class_out_without_asking_again
         {"class": lost, "kind": "fetch", "reason": f"{lost}.pages could not be fetched (HTTP 503)"}
     ]
     assert sum(name.startswith(lost + ".") for name, _, _ in seen) == 1
+
+
+def test_a_page_list_that_fails_its_checksum_leaves_the_class_out_and_is_not_fetched_again(
+    site: Path, clean: tuple[dict[str, Any], Requests], tmp_path: Path
+) -> None:
+    lost = used_class(clean)
+    for path in site.iterdir():
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    pages = bytearray((tmp_path / f"{lost}.pages").read_bytes())
+    pages[-1] ^= 1  # the last page's SHA-256 of its entries: the list no longer matches
+    (tmp_path / f"{lost}.pages").write_bytes(bytes(pages))
+    seen: Requests = []
+    record = judged(tmp_path, folder_fetch(tmp_path, seen))
+    same_or_less_decided(record, clean[0])
+    assert record["report"]["table_faults"] == [
+        {"class": lost, "kind": "checksum", "reason": f"{lost}.pages fails its checksum"}
+    ]
+    # the compiled search asks block after block: none is given, none fetched
+    tables = browser._OPEN["international"]
+    [(material, table)] = [(m, t) for m, t in tables.remote.items() if t.name == lost]
+    assert all(tables.codes(material, n) is None for n in range(table.blocks))
+    assert [name for name, _, _ in seen if name.startswith(lost + ".")] == [f"{lost}.pages"]

@@ -211,8 +211,9 @@ class RemoteCompactTable:
     """A compact table whose blocks are fetched, a page at a time, when first probed, as
     ``CompactTable`` reads them from a mapped file; raises ``tablefile.DamagedTable`` for a
     block that fails its checksum or could not be fetched (the probe then does without the
-    class), and keeps the first such fault in :attr:`fault`.  A fetch that failed for good is
-    not tried again: every later block of the class is refused at once."""
+    class), and keeps the first such fault in :attr:`fault`.  A fetch that failed for good,
+    or a page list that fails its checksum, is not tried again: every later block of the class
+    is refused at once; nor is a block refused fetched again."""
 
     def __init__(self, name: str, entry: dict[str, Any], fetch: Fetch, page: int) -> None:
         self.name = name
@@ -234,6 +235,8 @@ class RemoteCompactTable:
         self.fault: str | None = None
         """Why the class (or a block of it) was left out, the first time it was: a request
         that failed, or a checksum that did not match."""
+        self.fault_kind: str | None = None
+        """That fault's kind: ``"fetch"`` (could not be fetched) or ``"checksum"``."""
         self.faults: list[str] = []
         """Every fault met, tried again or not (for the tests and the benchmarks)."""
         if self.blocks != -(-self.size // compact.BLOCK) or page < 1:
@@ -245,7 +248,9 @@ class RemoteCompactTable:
             size = count * PAGE_ENTRY.size
             data = self._get(self.name + PAGES, 0, size, size)
             if hashlib.sha256(data).hexdigest() != self._pages_digest:
-                raise self._refused(f"{self.name}{PAGES} fails its checksum")
+                # no block of the class can be checked: none is asked for again
+                self._unreachable = f"{self.name}{PAGES} fails its checksum"
+                raise self._refused(self._unreachable)
             self._pages = data
         return self._pages
 
@@ -279,18 +284,13 @@ class RemoteCompactTable:
         self._cache[number] = found
         return found
 
-    @property
-    def unreachable(self) -> bool:
-        """Whether a request of the class failed for good (none is made again)."""
-        return self._unreachable is not None
-
     def _refused(self, reason: str, block: int | None = None) -> tablefile.DamagedTable:
         """The refusal of a block (or of the page list), noted as the class's fault."""
         if block is not None:
             self._refused_blocks[block] = reason
         self.faults.append(reason)
         if self.fault is None:
-            self.fault = reason
+            self.fault, self.fault_kind = reason, "checksum"
         return tablefile.DamagedTable(reason)
 
     def _get(self, name: str, start: int, end: int, size: int) -> bytes:
@@ -330,7 +330,7 @@ class RemoteCompactTable:
             self.faults.append(f"{name}: {said}")
         self._unreachable = f"{name} could not be fetched ({said})"
         if self.fault is None:
-            self.fault = self._unreachable
+            self.fault, self.fault_kind = self._unreachable, "fetch"
         raise tablefile.DamagedTable(self._unreachable)
 
     def _fetch_span(self, page: int, pages: int) -> None:
@@ -452,7 +452,7 @@ class SiteCheckerTables(CheckerTables):
         kind of fault (``"fetch"``: could not be fetched; ``"checksum"``: failed its
         checksum) and what failed."""
         return [
-            (table.name, "fetch" if table.unreachable else "checksum", table.fault)
+            (table.name, table.fault_kind or "", table.fault)
             for _material, table in sorted(self.remote.items())
             if table.fault is not None
         ]
