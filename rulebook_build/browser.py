@@ -362,7 +362,8 @@ def check(
     """Judge the problem as ``rulebook check --json --deterministic`` does, with the site's
     tables and compiled search where :func:`open_tables` opened them; the record adds
     ``report``: each criterion's status and detail in the page's language (the messages of
-    ``checker/messages.py``), the nodes searched, the tables and search used, and the command
+    ``checker/messages.py``), the nodes searched, the tables and search used, the tables left
+    out (``table_faults``: could not be fetched, or failed their checksum), and the command
     that gives the same judgement."""
     problem = json.loads(problem_json)
     text = _pdn_text(problem)
