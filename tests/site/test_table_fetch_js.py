@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(
     reason="node is missing (scripts/test.sh installs it with npm ci)",
 )
 
-READER = f"""import {{ sha256, hex, checkedManifest, rangeReader, xhrSend }} from
+READER = f"""import {{ sha256, hex, checkedManifest, fetchWhole, rangeReader, xhrSend }} from
     {json.dumps((ASSETS / "table-fetch.js").as_uri())};
 """
 
@@ -248,8 +248,12 @@ globalThis.fakeApi = {
   check() { return JSON.stringify({ grade: "correct", report: {} }); },
 };
 const manifest = new TextEncoder().encode('{"format":"site-tables-2"}\\n');
+let manifestAsked = 0;
 globalThis.fetch = async (url) => {
   const name = String(url).slice(String(url).lastIndexOf("/") + 1);
+  if (name === "tables-international.json" && manifestAsked++ === 0) {
+    return { ok: false, status: 503 };  // a 5xx now and then: asked again
+  }
   const bytes = {
     "tables-international.json": manifest.buffer,
     "rulebook-python.zip": new ArrayBuffer(4),
@@ -272,7 +276,8 @@ self.onmessage({ data: {
 } });
 while (!messages.some((m) => m.id === 1)) await new Promise((done) => setTimeout(done, 5));
 const answer = messages.find((m) => m.id === 1);
-console.log(JSON.stringify({ opened, answer: answer.result ? JSON.parse(answer.result) : answer }));
+const result = answer.result ? JSON.parse(answer.result) : answer;
+console.log(JSON.stringify({ opened, manifestAsked, answer: result }));
 """
 
 
@@ -303,8 +308,43 @@ def test_the_worker_refuses_a_manifest_that_does_not_match_the_page(tmp_path: Pa
     assert said["opened"] == [['{"format":"site-tables-2"}\n', "m1k0-m0k1.pages: HTTP 404"]]
     assert said["answer"]["report"]["tables_error"] is None
     assert said["answer"]["grade"] == "correct"
+    assert said["manifestAsked"] == 2  # after a 503
     other = worker(tmp_path, hashlib.sha256(b"another manifest").hexdigest())
     assert other["opened"] == []
     assert other["answer"]["report"]["tables_error"] == (
         "tables-international.json does not match its checksum"
     )
+
+
+def test_a_manifest_is_asked_again_after_a_5xx_or_a_lost_connection_not_after_a_404(
+    tmp_path: Path,
+) -> None:
+    said = run(
+        tmp_path,
+        """const cases = { "fine": [200], "503 then fine": [503, 200],
+  "lost then fine": ["lost", 200], "503 always": [503], "404": [404, 200] };
+const said = {};
+for (const [name, answers] of Object.entries(cases)) {
+  let asked = 0;
+  globalThis.fetch = async () => {
+    const answer = answers[Math.min(asked++, answers.length - 1)];
+    if (answer === "lost") throw new TypeError("Failed to fetch");
+    return { ok: answer === 200, status: answer, arrayBuffer: async () => new ArrayBuffer(3) };
+  };
+  try {
+    const bytes = await fetchWhole("https://site/tables-frisian.json", 3);
+    said[name] = [bytes.length, asked];
+  } catch (error) {
+    said[name] = [error.message, asked];
+  }
+}
+console.log(JSON.stringify(said));
+""",
+    )
+    assert said == {
+        "fine": [3, 1],
+        "503 then fine": [3, 2],
+        "lost then fine": [3, 2],
+        "503 always": ["tables-frisian.json: HTTP 503", 3],
+        "404": ["tables-frisian.json: HTTP 404", 1],
+    }

@@ -21,7 +21,7 @@
  * between checks.
  */
 /* A module worker (Pyodide supports no other kind); checker.js starts it. */
-import { checkedManifest, rangeReader, xhrSend } from "./table-fetch.js";
+import { checkedManifest, fetchWhole, rangeReader, xhrSend } from "./table-fetch.js";
 
 var ATTEMPTS = 3; /* tries of a request whose failure may pass */
 var TIMEOUT_MS = 30000; /* a request not answered in this time is given up (and tried again) */
@@ -47,23 +47,11 @@ function fetchRange(url, start, end) {
 function openTables(api, base, variant, expected) {
   if (!opened[variant]) {
     var folder = base + "rulebook/tables/" + variant + "/";
-    opened[variant] = Promise.all([
-      fetch(folder + "tables-" + variant + ".json").then(function (response) {
-        if (!response.ok) {
-          throw new Error("tables-" + variant + ".json: HTTP " + response.status);
-        }
-        return response.arrayBuffer();
-      }),
-      prover
-    ])
+    var manifest = "tables-" + variant + ".json";
+    opened[variant] = Promise.all([fetchWhole(folder + manifest, ATTEMPTS), prover])
       .then(function (parts) {
-        var buffer = parts[0];
         var compiled = parts[1];
-        var text = checkedManifest(
-          new Uint8Array(buffer),
-          expected && expected.digest,
-          "tables-" + variant + ".json"
-        );
+        var text = checkedManifest(parts[0], expected && expected.digest, manifest);
         var fetcher = function (name, start, end) {
           return fetchRange(folder + name, start, end);
         };

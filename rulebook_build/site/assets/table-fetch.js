@@ -1,7 +1,7 @@
 /*
  * rulebook_build: how the check page's worker (checker-worker.js) reads the site's endgame
- * tables.  A module of its own so that node runs it in the tests (tests/site/test_table_fetch_js.py)
- * as the worker runs it in the browser.
+ * tables.  A module of its own so that node runs it in the tests
+ * (tests/site/test_table_fetch_js.py) as the worker runs it in the browser.
  *
  * sha256(bytes): the SHA-256 of a Uint8Array (FIPS 180-4), in plain JavaScript.  The browser's
  *   own (crypto.subtle) exists only in a secure context, HTTPS or localhost: a club's intranet
@@ -15,6 +15,8 @@
  *   times in all; anything else (a 404) throws at once, as the last failed try does.  Python
  *   (checker/tables/remote.py) then leaves the class out of the judgement and says so, and
  *   checks every block it does get against its SHA-256 before use.
+ * fetchWhole(url, attempts): a promise of the whole file at url (a manifest), asked again
+ *   on a lost connection or an answer that may pass (5xx, 408, 429), `attempts` times in all.
  * xhrSend(timeout): the worker's `send`: one synchronous Range request (allowed in a worker),
  *   given up after `timeout` milliseconds; {status, body} or {failure}.
  */
@@ -60,7 +62,8 @@ export function sha256(bytes) {
     }
     var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (i = 0; i < 64; i++) {
-      var t1 = (k + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
+      var sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25);
+      var t1 = (k + sum1 + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
       var t2 = ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       k = g;
       g = f;
@@ -155,9 +158,36 @@ export function xhrSend(timeout) {
       request.send(null);
     } catch (error) {
       var name = error && error.name;
-      return { failure: name === "TimeoutError" ? "timed out after " + timeout / 1000 + " s" : String(name || error) };
+      var late = name === "TimeoutError";
+      return { failure: late ? "timed out after " + timeout / 1000 + " s" : String(name || error) };
     }
     var body = request.response ? new Uint8Array(request.response) : new Uint8Array(0);
     return { status: request.status, body: body };
   };
+}
+
+export function fetchWhole(url, attempts) {
+  var name = url.slice(url.lastIndexOf("/") + 1);
+  var attempt = function (left) {
+    return fetch(url).then(
+      function (response) {
+        if (response.ok) {
+          return response.arrayBuffer().then(function (buffer) {
+            return new Uint8Array(buffer);
+          });
+        }
+        if (left > 1 && transient(response.status)) {
+          return attempt(left - 1);
+        }
+        throw new Error(name + ": HTTP " + response.status);
+      },
+      function (error) {
+        if (left > 1) {
+          return attempt(left - 1); /* a lost connection */
+        }
+        throw new Error(name + ": " + String((error && error.message) || error));
+      }
+    );
+  };
+  return attempt(attempts);
 }
