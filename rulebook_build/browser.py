@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from rulebook_build.checker import CRITERIA, Checker, calibration, opinion_words, render
-from rulebook_build.engine import SiteCheckerTables, site_checker_tables, tablefile, wasm
+from rulebook_build.engine import (
+    FetchFailed,
+    SiteCheckerTables,
+    site_checker_tables,
+    tablefile,
+    wasm,
+)
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation import (
     MAX_GAME_CHARACTERS,
@@ -77,6 +83,18 @@ def _as_bytes(data: Any) -> bytes:
     return bytes(data.to_bytes())
 
 
+def _fetched(fetch: Callable[[str, int, int], Any], name: str, start: int, end: int) -> bytes:
+    """What ``fetch`` gave, or :class:`FetchFailed` for whatever it raised: the worker's fetch
+    (``table-fetch.js``) has already tried again what may pass, so its failures are final."""
+    try:
+        return _as_bytes(fetch(name, start, end))
+    except OSError:
+        raise
+    except Exception as error:  # a JavaScript error, in the worker: "Error: NAME: HTTP 404"
+        said = str(error).removeprefix("Error: ").removeprefix(f"{name}: ")
+        raise FetchFailed(said, transient=False) from None
+
+
 def open_tables(
     variant: str, manifest: str, fetch: Callable[[str, int, int], Any], host: Any = None
 ) -> str:
@@ -89,7 +107,7 @@ def open_tables(
         tables = site_checker_tables(
             find_variant(variant),
             data,
-            lambda name, start, end: _as_bytes(fetch(name, start, end)),
+            lambda name, start, end: _fetched(fetch, name, start, end),
             host,
         )
     except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
@@ -346,7 +364,8 @@ def check(
     """Judge the problem as ``rulebook check --json --deterministic`` does, with the site's
     tables and compiled search where :func:`open_tables` opened them; the record adds
     ``report``: each criterion's status and detail in the page's language (the messages of
-    ``checker/messages.py``), the nodes searched, the tables and search used, and the command
+    ``checker/messages.py``), the nodes searched, the tables and search used, the tables left
+    out (``table_faults``: could not be fetched, or failed their checksum), and the command
     that gives the same judgement."""
     problem = json.loads(problem_json)
     text = _pdn_text(problem)
@@ -410,6 +429,12 @@ def check(
             for opinion in judgement.opinions
         ],
         "calibration": opinion_words.calibration_text(calibration(), lang),
+        # the site's tables left out (could not be fetched, or failed their checksum): the
+        # judgement did without them, and may settle less than the command line
+        "table_faults": [
+            {"class": name, "kind": kind, "reason": reason}
+            for name, kind, reason in (tables.faults() if tables else [])
+        ],
     }
     return json.dumps(record)
 

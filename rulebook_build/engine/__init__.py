@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from rulebook_build.engine.tables.remote import (
         BLOCKS,
         PAGES,
+        FetchFailed,
         SiteCheckerTables,
         publish,
         site_checker_tables,
@@ -73,6 +74,7 @@ __getattr__ = face(
         "DEFAULT_TABLE_PIECES": ("rulebook_build.engine.tables.kinds", "DEFAULT_TABLE_PIECES"),
         "EndgameTables": ("rulebook_build.engine.tables.endgame", "EndgameTables"),
         "EngineAnswer": ("rulebook_build.engine.binaries", "EngineAnswer"),
+        "FetchFailed": ("rulebook_build.engine.tables.remote", "FetchFailed"),
         "Material": ("rulebook_build.engine.tables.endgame", "Material"),
         "NATIVE_FROM_SECONDS": ("rulebook_build.engine.search", "NATIVE_FROM_SECONDS"),
         "NativeProver": ("rulebook_build.engine.binaries", "NativeProver"),
@@ -122,6 +124,7 @@ __all__ = [
     "CheckerTables",
     "EndgameTables",
     "EngineAnswer",
+    "FetchFailed",
     "Material",
     "NativeProver",
     "Node",

@@ -130,6 +130,19 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "tijd over ({seconds} s): opnieuw beoordeeld",
         "tables_error": "De eindspeldatabases van de site konden niet worden gelezen ({error}); "
         "de controle gaat zonder hen verder.",
+        "table_faults": "Eindspeldatabases die deze controle heeft moeten missen: {tables}. "
+        "Een ontbrekende database kan onbeslist laten wat 'rulebook check' beslist, maar maakt "
+        "een probleem nooit correct of incorrect. Na het herladen van de pagina worden ze opnieuw "
+        "opgehaald.",
+        "fault_fetch": "niet van de site op te halen",
+        "fault_checksum": "controlesom klopt niet",
+        "needs_webassembly": "Deze browser kan de controle niet uitvoeren: hij heeft geen "
+        "WebAssembly (te oud, of uitgeschakeld door een instelling of een extensie), en de "
+        "controle is Python, gecompileerd tot WebAssembly. Gebruik een recente browser, of "
+        "'rulebook check' op de opdrachtregel.",
+        "needs_worker": "Deze browser kan de controle niet uitvoeren: hij heeft geen Web Workers "
+        "(te oud, of uitgeschakeld), waarmee een probleem wordt beoordeeld zonder dat de pagina "
+        "vastloopt. Gebruik een recente browser, of 'rulebook check' op de opdrachtregel.",
     },
     "en": {
         "similar": "Look for anticipations",
@@ -198,6 +211,17 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "time left ({seconds} s): judging again",
         "tables_error": "The site's endgame tables could not be read ({error}); the check "
         "goes on without them.",
+        "table_faults": "Endgame tables this check had to do without: {tables}. A table left "
+        "out can leave undecided what 'rulebook check' decides, but never makes a problem "
+        "correct or incorrect. Reloading the page fetches them again.",
+        "fault_fetch": "could not be fetched from the site",
+        "fault_checksum": "failed its checksum",
+        "needs_webassembly": "This browser cannot run the checker: it has no WebAssembly (too "
+        "old, or switched off by a setting or an extension), and the checker is Python compiled "
+        "to WebAssembly. Use a current browser, or 'rulebook check' on the command line.",
+        "needs_worker": "This browser cannot run the checker: it has no Web Workers (too old, or "
+        "switched off), which judge a problem without freezing the page. Use a current "
+        "browser, or 'rulebook check' on the command line.",
     },
     "fy": {
         "similar": "Sykje foargongers",
@@ -268,6 +292,19 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "stage_again": "tiid oer ({seconds} s): op 'e nij beoardiele",
         "tables_error": "De einspuldatabanken fan de side koene net lêzen wurde ({error}); de "
         "kontrôle giet sûnder har fierder.",
+        "table_faults": "Einspuldatabanken dy't dizze kontrôle misse moast: {tables}. In "
+        "ûntbrekkende databank kin net besletten litte wat 'rulebook check' beslút, mar makket "
+        "in probleem nea korrekt of ynkorrekt. Nei it op 'e nij laden fan de side wurde se op 'e "
+        "nij ophelle.",
+        "fault_fetch": "net fan de side op te heljen",
+        "fault_checksum": "kontrôlesom klopt net",
+        "needs_webassembly": "Dizze browser kin de kontrôle net útfiere: hy hat gjin "
+        "WebAssembly (te âld, of útskeakele troch in ynstelling of in útwreiding), en de "
+        "kontrôle is Python, kompilearre ta WebAssembly. Brûk in resinte browser, of "
+        "'rulebook check' op de kommandorigel.",
+        "needs_worker": "Dizze browser kin de kontrôle net útfiere: hy hat gjin Web Workers (te "
+        "âld, of útskeakele), dêr't in probleem mei beoardiele wurdt sûnder dat de side "
+        "fêstrint. Brûk in resinte browser, of 'rulebook check' op de kommandorigel.",
     },
 }
 

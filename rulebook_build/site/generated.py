@@ -40,9 +40,9 @@ from rulebook_build.site.state import SiteBuild, log
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
 ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js", "scroll-regions.js")
-WORKER_FILES: Final = ("checker-worker.js", "prover-host.js")
+WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js")
 """Assets that are not page scripts: the checker's worker is started by checker.js and imports
-the host of the WebAssembly search."""
+the host of the WebAssembly search and its table reader."""
 ASSET_DEST: Final = "assets/rulebook"
 
 FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.

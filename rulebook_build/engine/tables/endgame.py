@@ -217,10 +217,14 @@ class EndgameTables:
         try:
             return outcome_of(table[index])
         except tablefile.DamagedTable as damage:  # a compact block that does not unpack
-            tablefile.set_aside(self.store.compact_path(material), str(damage))
+            self.refuse(material, str(damage))
             del self._values[material]
             self._supported[material] = False
             return None
+
+    def refuse(self, material: Material, reason: str) -> None:
+        """A class's table failed in the middle of a probe: its file is moved aside."""
+        tablefile.set_aside(self.store.compact_path(material), reason)
 
     def probe_rules(self, state: State) -> Outcome | None:
         """The value with the count rules, from tables built with ``semantics="rules"``: None

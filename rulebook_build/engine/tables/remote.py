@@ -60,7 +60,23 @@ PAGES: Final = ".pages"
 
 Fetch = Callable[[str, int, int], bytes]
 """``fetch(name, start, end)``: bytes ``start`` to ``end`` (exclusive) of the file ``name`` in
-the variant's table folder."""
+the variant's table folder.  A host may answer otherwise, and each answer is taken for what it
+is (:meth:`RemoteCompactTable._get`): the whole file where a range was asked is sliced; a body
+cut short, a timeout, a lost connection or :class:`FetchFailed` with ``transient`` are tried
+again, :data:`ATTEMPTS` times in all; any other failure, or the last of those, leaves the
+class out of the judgement, and says why (:attr:`RemoteCompactTable.fault`)."""
+
+ATTEMPTS: Final = 3
+"""Tries of a request whose failure may pass (a timeout, a 5xx answer, a body cut short)."""
+
+
+class FetchFailed(OSError):
+    """A request the host did not answer with the bytes asked: ``transient`` when trying again
+    may help (a timeout, a 5xx answer), not for a file the host does not have (404)."""
+
+    def __init__(self, message: str, *, transient: bool) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 def folder_fetch(folder: Path, seen: list[tuple[str, int, int]] | None = None) -> Fetch:
@@ -194,7 +210,10 @@ them over the Internet.  A4 needs 2,168 requests (90 MB) so, 5,046 (54 MB) a pag
 class RemoteCompactTable:
     """A compact table whose blocks are fetched, a page at a time, when first probed, as
     ``CompactTable`` reads them from a mapped file; raises ``tablefile.DamagedTable`` for a
-    block that fails its checksum (the probe then does without the class)."""
+    block that fails its checksum or could not be fetched (the probe then does without the
+    class), and keeps the first such fault in :attr:`fault`.  A fetch that failed for good,
+    or a page list that fails its checksum, is not tried again: every later block of the class
+    is refused at once; nor is a block refused fetched again."""
 
     def __init__(self, name: str, entry: dict[str, Any], fetch: Fetch, page: int) -> None:
         self.name = name
@@ -209,15 +228,29 @@ class RemoteCompactTable:
         self._streams: dict[int, tuple[bytes, bytes]] = {}
         """Streams fetched with their page, not yet used: each with its SHA-256."""
         self._fetched: set[int] = set()
+        self._whole: dict[str, bytes] = {}
+        """Files a host sent whole where a range was asked: read from here afterwards."""
+        self._unreachable: str | None = None
+        self._refused_blocks: dict[int, str] = {}
+        self.fault: str | None = None
+        """Why the class (or a block of it) was left out, the first time it was: a request
+        that failed, or a checksum that did not match."""
+        self.fault_kind: str | None = None
+        """That fault's kind: ``"fetch"`` (could not be fetched) or ``"checksum"``."""
+        self.faults: list[str] = []
+        """Every fault met, tried again or not (for the tests and the benchmarks)."""
         if self.blocks != -(-self.size // compact.BLOCK) or page < 1:
             raise tablefile.DamagedTable(f"{name}: the manifest's counts do not agree")
 
     def _page_list(self) -> bytes:
         if self._pages is None:
             count = -(-self.blocks // self.page)
-            data = self._fetch(self.name + PAGES, 0, count * PAGE_ENTRY.size)
+            size = count * PAGE_ENTRY.size
+            data = self._get(self.name + PAGES, 0, size, size)
             if hashlib.sha256(data).hexdigest() != self._pages_digest:
-                raise tablefile.DamagedTable(f"{self.name}{PAGES} fails its checksum")
+                # no block of the class can be checked: none is asked for again
+                self._unreachable = f"{self.name}{PAGES} fails its checksum"
+                raise self._refused(self._unreachable)
             self._pages = data
         return self._pages
 
@@ -227,10 +260,13 @@ class RemoteCompactTable:
             return found
         if not 0 <= number < self.blocks:
             raise IndexError(number)
+        refused = self._refused_blocks.get(number)
+        if refused is not None:  # not fetched again: the host would send the same
+            raise tablefile.DamagedTable(refused)
         if number not in self._streams:
             pages = self._page_list()
             if self.bytes <= WHOLE_BYTES:
-                data = self._fetch(self.name + BLOCKS, 0, self.bytes)
+                data = self._get(self.name + BLOCKS, 0, self.bytes, self.bytes)
                 for page in range(len(pages) // PAGE_ENTRY.size):
                     self._take(page, data, 0)
             else:
@@ -238,15 +274,64 @@ class RemoteCompactTable:
         stream, digest = self._streams.pop(number, (b"", b""))
         # checked and unpacked when first used: a page brings blocks the search may never probe
         if not stream or hashlib.sha256(stream).digest() != digest:
-            raise tablefile.DamagedTable(f"{self.name}: block {number} fails its checksum")
+            raise self._refused(f"{self.name}: block {number} fails its checksum", number)
         try:
             found = zlib.decompress(stream)
         except zlib.error as error:
-            raise tablefile.DamagedTable(f"{self.name}: block {number}: {error}") from None
+            raise self._refused(f"{self.name}: block {number}: {error}", number) from None
         if len(found) != min(compact.BLOCK, self.size - number * compact.BLOCK):
-            raise tablefile.DamagedTable(f"{self.name}: block {number} has the wrong size")
+            raise self._refused(f"{self.name}: block {number} has the wrong size", number)
         self._cache[number] = found
         return found
+
+    def _refused(self, reason: str, block: int | None = None) -> tablefile.DamagedTable:
+        """The refusal of a block (or of the page list), noted as the class's fault."""
+        if block is not None:
+            self._refused_blocks[block] = reason
+        self.faults.append(reason)
+        if self.fault is None:
+            self.fault, self.fault_kind = reason, "checksum"
+        return tablefile.DamagedTable(reason)
+
+    def _get(self, name: str, start: int, end: int, size: int) -> bytes:
+        """Bytes ``start`` to ``end`` of ``name`` (of ``size`` bytes), whatever the host
+        answers: the whole file is kept and sliced; a failure that may pass is tried again,
+        :data:`ATTEMPTS` times in all; else ``DamagedTable`` says what failed, now and for
+        every later request of the class."""
+        whole = self._whole.get(name)
+        if whole is not None:
+            return whole[start:end]
+        if self._unreachable is not None:
+            raise tablefile.DamagedTable(self._unreachable)
+        said = ""
+        for _attempt in range(ATTEMPTS):
+            try:
+                data = bytes(self._fetch(name, start, end))
+            except (FileNotFoundError, PermissionError) as error:
+                said = str(error.strerror or error)
+                self.faults.append(f"{name}: {said}")
+                break
+            except FetchFailed as error:
+                said = str(error)
+                self.faults.append(f"{name}: {said}")
+                if not error.transient:
+                    break
+                continue
+            except OSError as error:  # a timeout, a lost connection: tried again
+                said = str(error) or type(error).__name__
+                self.faults.append(f"{name}: {said}")
+                continue
+            if len(data) == end - start:
+                return data
+            if len(data) == size:  # the whole file, where a range was asked (200 for 206)
+                self._whole[name] = data
+                return data[start:end]
+            said = f"{len(data)} bytes where {end - start} were asked"
+            self.faults.append(f"{name}: {said}")
+        self._unreachable = f"{name} could not be fetched ({said})"
+        if self.fault is None:
+            self.fault, self.fault_kind = self._unreachable, "fetch"
+        raise tablefile.DamagedTable(self._unreachable)
 
     def _fetch_span(self, page: int, pages: int) -> None:
         """Fetch ``page`` in one request with the pages of its group of :data:`PAGES_A_REQUEST`
@@ -256,7 +341,7 @@ class RemoteCompactTable:
         last = min(first + width, pages) - 1
         start, _, _ = PAGE_ENTRY.unpack_from(self._page_list(), first * PAGE_ENTRY.size)
         end, length, _ = PAGE_ENTRY.unpack_from(self._page_list(), last * PAGE_ENTRY.size)
-        data = self._fetch(self.name + BLOCKS, start, end + length)
+        data = self._get(self.name + BLOCKS, start, end + length, self.bytes)
         for number in range(first, last + 1):
             if number not in self._fetched:
                 self._take(number, data, start)
@@ -328,6 +413,9 @@ class SiteTables(EndgameTables):
         values = compact.PURE_VALUE if self.semantics == "pure" else compact.RULES_VALUE
         return compact.KindView(table, values)
 
+    def refuse(self, material: Material, reason: str) -> None:
+        pass  # no file to move aside: the class's fault is in its RemoteCompactTable
+
     def verify_files(self, *, always: bool = False) -> list[str]:
         return []  # every block is checked as it arrives
 
@@ -358,6 +446,16 @@ class SiteCheckerTables(CheckerTables):
             self._prover = wasm.HostedProver(self.host, variant=self.variant)
         assert isinstance(self._prover, wasm.HostedProver)
         return self._prover
+
+    def faults(self) -> list[tuple[str, str, str]]:
+        """The classes left out of a judgement (wholly or a block of it): each its name, the
+        kind of fault (``"fetch"``: could not be fetched; ``"checksum"``: failed its
+        checksum) and what failed."""
+        return [
+            (table.name, table.fault_kind or "", table.fault)
+            for _material, table in sorted(self.remote.items())
+            if table.fault is not None
+        ]
 
     def blocks(self, material: Material) -> int:
         """``rb_table_blocks``: the blocks of a class's table, 0 where the site has none."""

@@ -11,111 +11,74 @@
  * Everything is loaded from the site itself (base: the site's assets/ folder).
  *
  * Tables: the manifest of a variant (tables/<variant>/tables-<variant>.json) is checked against
- * the page's SHA-256 and handed to Python, which fetches each block it needs with a synchronous
- * Range request (allowed in a worker) and checks it against its own SHA-256 before use
- * (rulebook_build/engine/tables/remote.py).  The browser's HTTP cache keeps what was fetched
- * between checks; a host that ignores Range sends the whole file, which is then kept whole.
+ * the page's SHA-256, with the SHA-256 of table-fetch.js (the browser's crypto.subtle exists
+ * only on HTTPS or localhost, and the page works over plain HTTP too), and handed to Python,
+ * which fetches each block it needs with a synchronous Range request (allowed in a worker;
+ * table-fetch.js: a timeout, a 5xx or a body cut short tried again, the whole file where a
+ * host ignores Range kept and sliced) and checks it against its own SHA-256 before use
+ * (rulebook_build/engine/tables/remote.py).  A table that could not be fetched is left out of
+ * the judgement, and the report names it.  The browser's HTTP cache keeps what was fetched
+ * between checks.
  */
 /* A module worker (Pyodide supports no other kind); checker.js starts it. */
+import { checkedManifest, fetchWhole, rangeReader, xhrSend } from "./table-fetch.js";
+
+var ATTEMPTS = 3; /* tries of a request whose failure may pass */
+var TIMEOUT_MS = 30000; /* a request not answered in this time is given up (and tried again) */
 
 var python = null;
 var prover = null; /* promise of {module, createHost}, or of null without the WebAssembly build */
 var opened = {}; /* variant -> promise of what open_tables said */
-var whole = {}; /* url -> the whole file, where the host answered a Range request with it */
-var downloaded = 0; /* bytes of table files fetched by this worker */
-var requests = 0; /* and the requests, and the milliseconds they took */
-var fetching = 0;
+var reader = rangeReader(xhrSend(TIMEOUT_MS), ATTEMPTS);
+var fetching = 0; /* milliseconds the table requests took */
 var current = null; /* the check under way: {id, nodes, stage} */
-
-function hex(buffer) {
-  return Array.from(new Uint8Array(buffer))
-    .map(function (b) {
-      return b.toString(16).padStart(2, "0");
-    })
-    .join("");
-}
 
 /* bytes [start, end) of url, synchronously: Python's table reader calls this in the middle of
  * a search */
 function fetchRange(url, start, end) {
-  if (whole[url]) {
-    return whole[url].slice(start, end);
-  }
   var began = performance.now();
-  requests += 1;
   try {
-    return rangeOf(url, start, end);
+    return reader(url, start, end);
   } finally {
     fetching += performance.now() - began;
   }
 }
 
-function rangeOf(url, start, end) {
-  var request = new XMLHttpRequest();
-  request.open("GET", url, false);
-  request.responseType = "arraybuffer";
-  request.setRequestHeader("Range", "bytes=" + start + "-" + (end - 1));
-  request.send(null);
-  if (request.status === 206) {
-    downloaded += request.response.byteLength;
-    return new Uint8Array(request.response);
-  }
-  if (request.status === 200) {
-    downloaded += request.response.byteLength;
-    whole[url] = new Uint8Array(request.response);
-    return whole[url].slice(start, end);
-  }
-  throw new Error(url + ": HTTP " + request.status);
-}
-
 function openTables(api, base, variant, expected) {
   if (!opened[variant]) {
     var folder = base + "rulebook/tables/" + variant + "/";
-    opened[variant] = Promise.all([
-      fetch(folder + "tables-" + variant + ".json").then(function (response) {
-        if (!response.ok) {
-          throw new Error("tables-" + variant + ".json: HTTP " + response.status);
-        }
-        return response.arrayBuffer();
-      }),
-      prover
-    ])
+    var manifest = "tables-" + variant + ".json";
+    opened[variant] = Promise.all([fetchWhole(folder + manifest, ATTEMPTS), prover])
       .then(function (parts) {
-        var buffer = parts[0];
         var compiled = parts[1];
-        return crypto.subtle.digest("SHA-256", buffer).then(function (digest) {
-          if (!expected || hex(digest) !== expected.digest) {
-            throw new Error("tables-" + variant + ".json does not match its checksum");
-          }
-          var fetcher = function (name, start, end) {
-            return fetchRange(folder + name, start, end);
-          };
-          var host = null;
-          if (compiled) {
-            host = compiled.createHost(
-              compiled.module,
-              {
-                blocks: function (a, b, c, d) {
-                  return api.table_blocks(variant, a, b, c, d);
-                },
-                codes: function (a, b, c, d, block) {
-                  var codes = api.table_codes(variant, a, b, c, d, block);
-                  return codes === undefined ? null : codes;
-                }
+        var text = checkedManifest(parts[0], expected && expected.digest, manifest);
+        var fetcher = function (name, start, end) {
+          return fetchRange(folder + name, start, end);
+        };
+        var host = null;
+        if (compiled) {
+          host = compiled.createHost(
+            compiled.module,
+            {
+              blocks: function (a, b, c, d) {
+                return api.table_blocks(variant, a, b, c, d);
               },
-              function (nodes) {
-                if (current) {
-                  self.postMessage({
-                    id: current.id,
-                    progress: { nodes: current.nodes + nodes, stage: current.stage }
-                  });
-                }
+              codes: function (a, b, c, d, block) {
+                var codes = api.table_codes(variant, a, b, c, d, block);
+                return codes === undefined ? null : codes;
               }
-            );
-          }
-          var text = new TextDecoder().decode(buffer);
-          return JSON.parse(api.open_tables(variant, text, fetcher, host));
-        });
+            },
+            function (nodes) {
+              if (current) {
+                self.postMessage({
+                  id: current.id,
+                  progress: { nodes: current.nodes + nodes, stage: current.stage }
+                });
+              }
+            }
+          );
+        }
+        return JSON.parse(api.open_tables(variant, text, fetcher, host));
       })
       .catch(function (error) {
         return { error: String(error.message || error) };
@@ -230,7 +193,7 @@ self.onmessage = function (event) {
       var result;
       if (message.op === "check") {
         current = { id: message.id, nodes: 0, stage: "" };
-        var before = [downloaded, requests, fetching];
+        var before = [reader.downloaded, reader.requests, fetching];
         var progress = function (text) {
           current.stage = String(text);
           self.postMessage({ id: message.id, progress: { nodes: current.nodes, stage: current.stage } });
@@ -246,8 +209,8 @@ self.onmessage = function (event) {
         }
         var record = JSON.parse(String(result));
         if (record.report) {
-          record.report.downloaded = downloaded - before[0];
-          record.report.requests = requests - before[1];
+          record.report.downloaded = reader.downloaded - before[0];
+          record.report.requests = reader.requests - before[1];
           record.report.fetch_seconds = (fetching - before[2]) / 1000;
           record.report.tables_error = tablesSaid && tablesSaid.error ? tablesSaid.error : null;
         }

@@ -66,6 +66,15 @@
     this.ready = false;
     this.checkButton.disabled = true;
     this.similarButton.disabled = true;
+    /* what the checker needs of the browser, said where it is missing; nothing more on plain
+     * HTTP than on HTTPS (the tables' SHA-256 is the worker's own, table-fetch.js) */
+    var missing =
+      typeof WebAssembly !== "object" ? "needs_webassembly" : typeof Worker !== "function" ? "needs_worker" : null;
+    if (missing) {
+      this.progress.textContent = this.say(missing);
+      this.root.setAttribute("data-missing", missing);
+      return;
+    }
     this.worker = new Worker(this.base + "rulebook/checker-worker.js", { type: "module" });
     this.worker.onmessage = function (event) {
       self.onWorker(event.data);
@@ -111,6 +120,10 @@
     var self = this;
     var id = this.nextId++;
     return new Promise(function (resolve, reject) {
+      if (!self.worker) {
+        reject(new Error(self.say(self.root.getAttribute("data-missing") || "missing")));
+        return;
+      }
       self.pending[id] = { resolve: resolve, reject: reject, progress: progress };
       self.worker.postMessage({
         id: id,
@@ -483,6 +496,14 @@
     this.find(".rb-command").textContent = record.report.command || "";
     if (record.report.tables_error) {
       this.progress.textContent += " " + this.say("tables_error", { error: record.report.tables_error });
+    }
+    /* tables that could not be fetched or failed their checksum: the check did without them */
+    var faults = record.report.table_faults || [];
+    if (faults.length) {
+      var named = faults.map(function (fault) {
+        return fault["class"] + " (" + self.say("fault_" + fault.kind) + ")";
+      });
+      this.progress.textContent += " " + this.say("table_faults", { tables: named.join(", ") });
     }
     this.find(".rb-check-keys").textContent =
       this.say("keys") + ": " + ((record.winning_keys || []).join(", ") || "-");

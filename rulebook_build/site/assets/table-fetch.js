@@ -1,0 +1,193 @@
+/*
+ * rulebook_build: how the check page's worker (checker-worker.js) reads the site's endgame
+ * tables.  A module of its own so that node runs it in the tests
+ * (tests/site/test_table_fetch_js.py) as the worker runs it in the browser.
+ *
+ * sha256(bytes): the SHA-256 of a Uint8Array (FIPS 180-4), in plain JavaScript.  The browser's
+ *   own (crypto.subtle) exists only in a secure context, HTTPS or localhost: a club's intranet
+ *   or a test server on plain HTTP has none, and the tables would go unchecked or unread.
+ * checkedManifest(bytes, expected): the manifest's text when its SHA-256 is the hex digest
+ *   the page carries (expected), else an Error saying it does not match.
+ * rangeReader(send, attempts): fetchRange(url, start, end), the bytes [start, end) of url,
+ *   whatever the host answers: a 206 of the right length is the answer; a 200 is the whole
+ *   file (a host that ignores Range), kept and sliced, then and afterwards; a timeout, a lost
+ *   connection, a 5xx, a 408 or 429, or a body of another length is tried again, `attempts`
+ *   times in all; anything else (a 404) throws at once, as the last failed try does.  Python
+ *   (engine/tables/remote.py) then leaves the class out of the judgement and says so, and
+ *   checks every block it does get against its SHA-256 before use.
+ * fetchWhole(url, attempts): a promise of the whole file at url (a manifest), asked again
+ *   on a lost connection or an answer that may pass (5xx, 408, 429), `attempts` times in all.
+ * xhrSend(timeout): the worker's `send`: one synchronous Range request (allowed in a worker),
+ *   given up after `timeout` milliseconds; {status, body} or {failure}.
+ */
+
+var K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+]);
+
+function rotate(x, n) {
+  return (x >>> n) | (x << (32 - n));
+}
+
+export function sha256(bytes) {
+  var length = bytes.length;
+  var padded = new Uint8Array((((length + 8) >> 6) + 1) << 6);
+  padded.set(bytes);
+  padded[length] = 0x80;
+  var view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000)); /* length * 8, high */
+  view.setUint32(padded.length - 4, (length << 3) >>> 0);
+  var h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+  ]);
+  var w = new Uint32Array(64);
+  for (var offset = 0; offset < padded.length; offset += 64) {
+    var i;
+    for (i = 0; i < 16; i++) {
+      w[i] = view.getUint32(offset + 4 * i);
+    }
+    for (i = 16; i < 64; i++) {
+      var x = w[i - 15];
+      var y = w[i - 2];
+      var s0 = rotate(x, 7) ^ rotate(x, 18) ^ (x >>> 3);
+      var s1 = rotate(y, 17) ^ rotate(y, 19) ^ (y >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+    }
+    var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (i = 0; i < 64; i++) {
+      var sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25);
+      var t1 = (k + sum1 + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
+      var t2 = ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
+  }
+  var digest = new Uint8Array(32);
+  var out = new DataView(digest.buffer);
+  for (var j = 0; j < 8; j++) {
+    out.setUint32(4 * j, h[j]);
+  }
+  return digest;
+}
+
+export function hex(bytes) {
+  return Array.from(bytes)
+    .map(function (byte) {
+      return byte.toString(16).padStart(2, "0");
+    })
+    .join("");
+}
+
+export function checkedManifest(bytes, expected, name) {
+  if (!expected || hex(sha256(bytes)) !== expected) {
+    throw new Error((name || "the manifest") + " does not match its checksum");
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/* a failure that may pass if the request is made again */
+function transient(status) {
+  return status >= 500 || status === 408 || status === 429 || status === 0;
+}
+
+export function rangeReader(send, attempts) {
+  var whole = {}; /* url -> the whole file, where the host answered a Range request with it */
+  var reader = function (url, start, end) {
+    if (whole[url]) {
+      return whole[url].slice(start, end);
+    }
+    var said = "";
+    for (var attempt = 0; attempt < attempts; attempt++) {
+      var answer = send(url, start, end);
+      reader.requests += 1;
+      if (answer.body) {
+        reader.downloaded += answer.body.length;
+      }
+      if (answer.failure) {
+        said = answer.failure; /* a timeout, a lost connection: tried again */
+      } else if (answer.status === 206 && answer.body.length === end - start) {
+        return answer.body;
+      } else if (answer.status === 200 && answer.body.length >= end) {
+        whole[url] = answer.body;
+        return answer.body.slice(start, end);
+      } else if (answer.status === 206 || answer.status === 200) {
+        said = answer.body.length + " bytes where " + (end - start) + " were asked";
+      } else {
+        said = "HTTP " + answer.status;
+        if (!transient(answer.status)) {
+          break;
+        }
+      }
+    }
+    throw new Error(url.slice(url.lastIndexOf("/") + 1) + ": " + said);
+  };
+  reader.requests = 0;
+  reader.downloaded = 0;
+  return reader;
+}
+
+export function xhrSend(timeout) {
+  return function (url, start, end) {
+    var request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    request.responseType = "arraybuffer";
+    request.timeout = timeout;
+    request.setRequestHeader("Range", "bytes=" + start + "-" + (end - 1));
+    try {
+      request.send(null);
+    } catch (error) {
+      var name = error && error.name;
+      var late = name === "TimeoutError";
+      return { failure: late ? "timed out after " + timeout / 1000 + " s" : String(name || error) };
+    }
+    var body = request.response ? new Uint8Array(request.response) : new Uint8Array(0);
+    return { status: request.status, body: body };
+  };
+}
+
+export function fetchWhole(url, attempts) {
+  var name = url.slice(url.lastIndexOf("/") + 1);
+  var attempt = function (left) {
+    return fetch(url).then(
+      function (response) {
+        if (response.ok) {
+          return response.arrayBuffer().then(function (buffer) {
+            return new Uint8Array(buffer);
+          });
+        }
+        if (left > 1 && transient(response.status)) {
+          return attempt(left - 1);
+        }
+        throw new Error(name + ": HTTP " + response.status);
+      },
+      function (error) {
+        if (left > 1) {
+          return attempt(left - 1); /* a lost connection */
+        }
+        throw new Error(name + ": " + String((error && error.message) || error));
+      }
+    );
+  };
+  return attempt(attempts);
+}

@@ -1,0 +1,350 @@
+"""The check page's table reader (``site/assets/table-fetch.js``) and its worker
+(``checker-worker.js``), run in node without a browser: the SHA-256 that needs no secure
+context, against known vectors and Python's hashlib; the manifest's check; each fault of a
+failing host met by the Range reader (timeout, 404, 5xx, 200 for 206, a body cut short); and
+the worker itself, with a stand-in Pyodide, refusing a manifest that does not match the page's
+digest before Python ever sees it.  (Python's side of the same faults:
+``tests/checker/test_remote_faults.py``.)"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "site" / "assets"
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(
+    NODE is None and not os.environ.get("CI"),
+    reason="node is missing (scripts/test.sh installs it with npm ci)",
+)
+
+READER = f"""import {{ sha256, hex, checkedManifest, fetchWhole, rangeReader, xhrSend }} from
+    {json.dumps((ASSETS / "table-fetch.js").as_uri())};
+"""
+
+
+def run(tmp_path: Path, script: str) -> Any:
+    """Run ``script`` as an ES module in node (the reader's functions imported); what it
+    prints on its last line, as JSON."""
+    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
+    path = tmp_path / "test.mjs"
+    path.write_text(READER + script, encoding="utf-8")
+    done = subprocess.run(
+        [NODE, str(path)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+VECTORS = {
+    # FIPS 180-4's examples, and the empty message
+    "": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "abc": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq": (
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+}
+
+
+def test_sha256_gives_the_standards_digests(tmp_path: Path) -> None:
+    said = run(
+        tmp_path,
+        f"""const vectors = {json.dumps(list(VECTORS))};
+const million = new Uint8Array(1000000).fill(0x61);  // "a" a million times
+console.log(JSON.stringify([
+  ...vectors.map((text) => hex(sha256(new TextEncoder().encode(text)))),
+  hex(sha256(million)),
+]));
+""",
+    )
+    assert said == [
+        *VECTORS.values(),
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+    ]
+
+
+def test_sha256_agrees_with_hashlib_at_every_length_around_a_block(tmp_path: Path) -> None:
+    """Lengths 0 to 200 (every way the padding falls across 64-byte blocks) and a manifest's
+    size, of random bytes."""
+    generator = random.Random(51)
+    data = generator.randbytes(200 + 70_000)
+    (tmp_path / "data.bin").write_bytes(data)
+    lengths = [*range(201), 70_000]
+    said = run(
+        tmp_path,
+        f"""import {{ readFileSync }} from "node:fs";
+const data = new Uint8Array(readFileSync({json.dumps(str(tmp_path / "data.bin"))}));
+const lengths = {json.dumps(lengths)};
+console.log(JSON.stringify(lengths.map((n, i) => hex(sha256(data.subarray(i % 7, i % 7 + n))))));
+""",
+    )
+    assert said == [
+        hashlib.sha256(data[i % 7 : i % 7 + n]).hexdigest() for i, n in enumerate(lengths)
+    ]
+
+
+def test_a_manifest_is_read_only_when_it_matches_the_pages_digest(tmp_path: Path) -> None:
+    text = '{"format":"site-tables-2","classes":{}}\n'
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    said = run(
+        tmp_path,
+        f"""const bytes = new TextEncoder().encode({json.dumps(text)});
+const changed = bytes.slice(); changed[3] ^= 1;
+const said = [checkedManifest(bytes, {json.dumps(digest)}, "tables-x.json")];
+const tries = [[changed, {json.dumps(digest)}], [bytes, undefined], [bytes, "0".repeat(64)]];
+for (const [b, d] of tries) {{
+  try {{ said.push(checkedManifest(b, d, "tables-x.json")); }} catch (e) {{ said.push(e.message); }}
+}}
+console.log(JSON.stringify(said));
+""",
+    )
+    assert said == [text, *["tables-x.json does not match its checksum"] * 3]
+
+
+# a host that answers each request as scripted: answers[n] for the n-th request (the last one
+# for every later request); "206", "200", "short" give the right bytes, the whole file, a body
+# cut short; a number another status; "timeout" a request never answered
+HOST = """
+const file = new Uint8Array(1000).map((_, i) => (i * 7) & 255);
+function host(answers) {
+  const asked = [];
+  const send = (url, start, end) => {
+    asked.push([url, start, end]);
+    const answer = answers[Math.min(asked.length - 1, answers.length - 1)];
+    if (answer === "timeout") return { failure: "timed out after 30 s" };
+    if (answer === "206") return { status: 206, body: file.slice(start, end) };
+    if (answer === "200") return { status: 200, body: file.slice() };
+    if (answer === "short") return { status: 206, body: file.slice(start, end - 9) };
+    return { status: answer, body: new TextEncoder().encode("<h1>error</h1>") };
+  };
+  return { send, asked };
+}
+function attempt(answers, ranges) {
+  const { send, asked } = host(answers);
+  const read = rangeReader(send, 3);
+  const got = [];
+  for (const [start, end] of ranges) {
+    try {
+      const bytes = read("https://site/tables/m1k0-m0k1.blocks", start, end);
+      const right = bytes.length === end - start && bytes.every((b, i) => b === file[start + i]);
+      got.push(right ? "right" : "WRONG BYTES");
+    } catch (error) {
+      got.push(error.message);
+    }
+  }
+  return { got, requests: asked.length, counted: read.requests };
+}
+"""
+
+
+def faults(tmp_path: Path, cases: dict[str, tuple[list[Any], list[tuple[int, int]]]]) -> Any:
+    return run(
+        tmp_path,
+        HOST
+        + f"""const cases = {json.dumps(cases)};
+const said = {{}};
+for (const [name, [answers, ranges]] of Object.entries(cases)) {{
+  said[name] = attempt(answers, ranges);
+}}
+console.log(JSON.stringify(said));
+""",
+    )
+
+
+def test_the_range_reader_meets_each_fault_of_a_failing_host(tmp_path: Path) -> None:
+    ranges = [(100, 144), (500, 820)]
+    said = faults(
+        tmp_path,
+        {
+            "fine": (["206"], ranges),
+            "5xx now and then": ([503, "206", 502, "206"], ranges),
+            "5xx always": ([503], ranges),
+            "404": ([404], ranges),
+            "timeout once": (["timeout", "206"], ranges),
+            "timeout always": (["timeout"], ranges),
+            "200 for 206": (["200"], [*ranges, (0, 1000), (999, 1000)]),
+            "short once": (["short", "206"], ranges),
+            "short always": (["short"], ranges),
+        },
+    )
+    right = {"got": ["right", "right"], "requests": 2, "counted": 2}
+    assert said["fine"] == right
+    assert said["5xx now and then"] == {**right, "requests": 4, "counted": 4}
+    # tried three times, then the class is left out (Python stops asking for it)
+    assert said["5xx always"]["got"] == ["m1k0-m0k1.blocks: HTTP 503"] * 2
+    assert said["5xx always"]["requests"] == 6
+    # a file the host does not have is not asked for again
+    assert said["404"] == {"got": ["m1k0-m0k1.blocks: HTTP 404"] * 2, "requests": 2, "counted": 2}
+    assert said["timeout once"] == {**right, "requests": 3, "counted": 3}
+    assert said["timeout always"]["got"] == ["m1k0-m0k1.blocks: timed out after 30 s"] * 2
+    assert said["timeout always"]["requests"] == 6
+    # the whole file, sent where a range was asked: sliced, and kept for the later ranges
+    assert said["200 for 206"] == {"got": ["right"] * 4, "requests": 1, "counted": 1}
+    assert said["short once"] == {**right, "requests": 3, "counted": 3}
+    assert said["short always"]["got"] == [
+        "m1k0-m0k1.blocks: 35 bytes where 44 were asked",
+        "m1k0-m0k1.blocks: 311 bytes where 320 were asked",
+    ]
+
+
+def test_the_workers_request_sets_the_range_and_the_timeout(tmp_path: Path) -> None:
+    said = run(
+        tmp_path,
+        """const made = [];
+globalThis.XMLHttpRequest = class {
+  constructor() { this.headers = {}; made.push(this); }
+  open(method, url, asynchronous) { Object.assign(this, { method, url, asynchronous }); }
+  setRequestHeader(name, value) { this.headers[name] = value; }
+  send() {
+    if (this.url.endsWith("slow")) throw Object.assign(new Error("late"), { name: "TimeoutError" });
+    if (this.url.endsWith("lost")) throw Object.assign(new Error("lost"), { name: "NetworkError" });
+    this.status = 206;
+    this.response = new Uint8Array([1, 2, 3]).buffer;
+  }
+};
+const send = xhrSend(30000);
+const answers = ["fine", "slow", "lost"].map((name) => send("https://site/" + name, 10, 13));
+console.log(JSON.stringify({
+  answers: answers.map((a) => a.failure || [a.status, Array.from(a.body)]),
+  asked: made.map((r) => [r.method, r.asynchronous, r.headers.Range, r.timeout, r.responseType]),
+}));
+""",
+    )
+    assert said["answers"] == [[206, [1, 2, 3]], "timed out after 30 s", "NetworkError"]
+    assert said["asked"] == [["GET", False, "bytes=10-12", 30000, "arraybuffer"]] * 3
+
+
+WORKER = """
+import { writeFileSync, mkdirSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+// a stand-in Pyodide: the worker's own code runs; Python's answers are scripted
+const base = pathToFileURL(process.argv[2]).href + "/";
+mkdirSync(process.argv[2] + "/pyodide", { recursive: true });
+writeFileSync(process.argv[2] + "/pyodide/pyodide.mjs", `
+export async function loadPyodide() {
+  return { unpackArchive() {}, runPython() {}, pyimport() { return globalThis.fakeApi; } };
+}`);
+const opened = [];
+globalThis.fakeApi = {
+  open_tables(variant, text, fetcher, host) {
+    let fetched;
+    try {
+      fetched = Array.from(fetcher("m1k0-m0k1.pages", 0, 3));
+    } catch (e) {
+      fetched = e.message;
+    }
+    opened.push([text, fetched]);
+    return JSON.stringify({ classes: 1, pieces: 2, compiled: false });
+  },
+  check() { return JSON.stringify({ grade: "correct", report: {} }); },
+};
+const manifest = new TextEncoder().encode('{"format":"site-tables-2"}\\n');
+let manifestAsked = 0;
+globalThis.fetch = async (url) => {
+  const name = String(url).slice(String(url).lastIndexOf("/") + 1);
+  if (name === "tables-international.json" && manifestAsked++ === 0) {
+    return { ok: false, status: 503 };  // a 5xx now and then: asked again
+  }
+  const bytes = {
+    "tables-international.json": manifest.buffer,
+    "rulebook-python.zip": new ArrayBuffer(4),
+  };
+  if (name in bytes) return { ok: true, arrayBuffer: async () => bytes[name] };
+  return { ok: false, status: 404 };
+};
+globalThis.XMLHttpRequest = class {
+  open(method, url) { this.url = url; }
+  setRequestHeader() {}
+  send() { this.status = 404; this.response = new ArrayBuffer(0); }
+};
+const messages = [];
+globalThis.self = { postMessage: (message) => messages.push(message) };
+await import(process.argv[3]);
+const digest = process.argv[4];
+self.onmessage({ data: {
+  id: 1, base, op: "check", args: ['{"variant": "international"}', 20, "en"],
+  tables: { international: { digest, pieces: 5 } },
+} });
+while (!messages.some((m) => m.id === 1)) await new Promise((done) => setTimeout(done, 5));
+const answer = messages.find((m) => m.id === 1);
+const result = answer.result ? JSON.parse(answer.result) : answer;
+console.log(JSON.stringify({ opened, manifestAsked, answer: result }));
+"""
+
+
+def worker(tmp_path: Path, digest: str) -> Any:
+    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
+    path = tmp_path / "worker.mjs"
+    path.write_text(WORKER, encoding="utf-8")
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    done = subprocess.run(
+        [NODE, str(path), str(site), (ASSETS / "checker-worker.js").as_uri(), digest],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_worker_refuses_a_manifest_that_does_not_match_the_page(tmp_path: Path) -> None:
+    """The worker's own check, run as the browser runs it: a manifest other than the one the
+    page names never reaches Python, and the report says why; the one it names does, and a
+    table Python then asks for that the host does not have comes back as an error Python
+    turns into a class left out (``browser._fetched``)."""
+    right = hashlib.sha256(b'{"format":"site-tables-2"}\n').hexdigest()
+    said = worker(tmp_path, right)
+    assert said["opened"] == [['{"format":"site-tables-2"}\n', "m1k0-m0k1.pages: HTTP 404"]]
+    assert said["answer"]["report"]["tables_error"] is None
+    assert said["answer"]["grade"] == "correct"
+    assert said["manifestAsked"] == 2  # after a 503
+    other = worker(tmp_path, hashlib.sha256(b"another manifest").hexdigest())
+    assert other["opened"] == []
+    assert other["answer"]["report"]["tables_error"] == (
+        "tables-international.json does not match its checksum"
+    )
+
+
+def test_a_manifest_is_asked_again_after_a_5xx_or_a_lost_connection_not_after_a_404(
+    tmp_path: Path,
+) -> None:
+    said = run(
+        tmp_path,
+        """const cases = { "fine": [200], "503 then fine": [503, 200],
+  "lost then fine": ["lost", 200], "503 always": [503], "404": [404, 200] };
+const said = {};
+for (const [name, answers] of Object.entries(cases)) {
+  let asked = 0;
+  globalThis.fetch = async () => {
+    const answer = answers[Math.min(asked++, answers.length - 1)];
+    if (answer === "lost") throw new TypeError("Failed to fetch");
+    return { ok: answer === 200, status: answer, arrayBuffer: async () => new ArrayBuffer(3) };
+  };
+  try {
+    const bytes = await fetchWhole("https://site/tables-frisian.json", 3);
+    said[name] = [bytes.length, asked];
+  } catch (error) {
+    said[name] = [error.message, asked];
+  }
+}
+console.log(JSON.stringify(said));
+""",
+    )
+    assert said == {
+        "fine": [3, 1],
+        "503 then fine": [3, 2],
+        "lost then fine": [3, 2],
+        "503 always": ["tables-frisian.json: HTTP 503", 3],
+        "404": ["tables-frisian.json: HTTP 404", 1],
+    }
