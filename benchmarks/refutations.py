@@ -6,9 +6,13 @@ node count, with the search's material estimate at several weights.
 
 The positions are ``benchmarks/data/open-keys.json``: second keys that criterion C could not
 refute in a check before the estimate.  For each weight (``search.py MATERIAL_WEIGHT``; 0 is the
-estimate by moves alone) the proof search is compiled with ``-DMATERIAL_WEIGHT=W`` and run on
+estimate by moves alone) the proof search is compiled with ``-DMATERIAL_WEIGHT=W`` (a weight
+``eW`` also with ``-DESTIMATE=1``: the balance is the static evaluation's of ``opinion.h``, W a
+man, instead of the material's; ``qW`` with ``-DESTIMATE=2``: the balance after the captures the
+side to move must make; ``eqW`` both; a ``w`` among the letters: ``-DWEAK=1``) and run on
 every position up to ``--nodes`` nodes, with no time limit, so the figures are the same on any
-machine; ``--every N`` takes every Nth position only (a sample for larger ``--nodes``).  Prints,
+machine; ``--every N`` takes every Nth position only (a sample for larger ``--nodes``), ``--only
+NAME`` (repeatable) the positions so named.  Prints,
 per weight, each position's result and nodes, then how many were proved, refuted and left open,
 the nodes in all and the seconds.  The tables are those of the cache
 (``check`` builds the 5-piece ones itself; without them fewer positions settle).
@@ -38,10 +42,16 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks/data/open-keys.json"
 
 
-def compiled(weight: int, folder: Path) -> Path:
-    """The proof search compiled with this material weight."""
-    target = folder / f"prover-{weight}"
+def compiled(setting: str, folder: Path) -> Path:
+    """The proof search compiled with this weight (``16``: by material; ``e16``: by the
+    static evaluation, ``q16``: after the captures, ``eq16``: both, see ``ESTIMATE``; a ``w``:
+    weak proof numbers, ``WEAK``)."""
+    target = folder / f"prover-{setting}"
+    letters = setting.rstrip("0123456789")
+    weight = int(setting[len(letters) :])
+    estimate = ("e" in letters) + 2 * ("q" in letters)
     flags = [*binaries.FLAGS, *binaries.ZLIB_FLAGS, f"-DMATERIAL_WEIGHT={weight}"]
+    flags += [f"-DESTIMATE={estimate}", f"-DWEAK={int('w' in letters)}"]
     command = [binaries.compiler() or "cc", *flags, "-o", str(target), str(binaries.PROVER_SOURCE)]
     subprocess.run([*command, *binaries.ZLIB_LIBRARY], check=True)
     return target
@@ -50,8 +60,13 @@ def compiled(weight: int, folder: Path) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=5_000_000)
-    parser.add_argument("--weights", default="0,16", help="comma-separated (default 0,16)")
+    parser.add_argument(
+        "--weights", default="0,16", help="comma-separated; e, q, w: see above (0,16)"
+    )
     parser.add_argument("--every", type=int, default=1, help="every Nth position only")
+    parser.add_argument(
+        "--only", action="append", default=[], help='a position\'s name ("Cat.B1.pdn:17 42-37")'
+    )
     add_cache_argument(parser)
     args = parser.parse_args()
     use_cache_argument(args)
@@ -68,13 +83,15 @@ def main() -> int:
         position = start_position(game, variant)
         search = ProofSearch(variant)
         for raw, child in search.expand(root_node(variant, position.state())):
-            if move_notation(position, to_move(raw)) == entry["move"]:
-                nodes_of.append((f"{path.name}:{entry['line']} {entry['move']}", variant, child))
+            name = f"{path.name}:{entry['line']} {entry['move']}"
+            wanted = not args.only or name in args.only
+            if wanted and move_notation(position, to_move(raw)) == entry["move"]:
+                nodes_of.append((name, variant, child))
     sample = f" (every {args.every}th)" if args.every > 1 else ""
     where = f"{DATA.relative_to(ROOT)}{sample}"
     print(f"# {len(nodes_of)} positions of {where}, {args.nodes:,} nodes each")
     with tempfile.TemporaryDirectory() as folder:
-        for weight in (int(w) for w in args.weights.split(",")):
+        for weight in args.weights.split(","):
             program = compiled(weight, Path(folder))
             counts = {"proved": 0, "refuted": 0, "undecided": 0}
             nodes = 0

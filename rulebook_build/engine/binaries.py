@@ -391,6 +391,7 @@ class NativeProver:
             raise RulebookError(f"the compiled search failed: {done.stderr.strip()}")
         values: dict[str, int | None] = {}
         draw = False
+        estimate = (0, 0)
         children: list[tuple[int, ...]] = []
         for line in done.stdout.splitlines():
             word, _, rest = line.partition(" ")
@@ -398,12 +399,15 @@ class NativeProver:
                 values[word] = None if rest == "none" else int(rest)
             elif word == "draw":
                 draw = rest == "1"
+            elif word == "estimate":
+                proof, disproof = rest.split()
+                estimate = (int(proof), int(disproof))
             elif word == "child":
                 fields = rest.split()
                 children.append(
                     (*(int(x, 16) for x in fields[:4]), *(int(x) for x in fields[4].split("/")))
                 )
-        return NodeReport(values["pure"], values["rules"], draw, sorted(children))
+        return NodeReport(values["pure"], values["rules"], draw, estimate, sorted(children))
 
 
 SESSION_FROM_SECONDS: Final = 0.05
@@ -535,11 +539,14 @@ class ProverSession:
 @dataclass(frozen=True, slots=True)
 class NodeReport:
     """``NativeProver.describe``: the stored int16 table values (None: not covered), whether a
-    count rule draws the game here, and each child as its pieces and ``node_fields``."""
+    count rule draws the game here, the proof and disproof numbers the search starts the node
+    with (a leaf's, else its first estimate), and each child as its pieces and
+    ``node_fields``."""
 
     pure: int | None
     rules: int | None
     draw: bool
+    estimate: tuple[int, int]
     children: list[tuple[int, ...]]
 
 

@@ -104,6 +104,13 @@ static int op_evaluate(const node *n) {
            op_side(mirror(n->pm), mirror(n->pk), mirror(n->om), mirror(n->ok)) + OP_TO_MOVE;
 }
 
+/* prover.c first_estimate's balance: the evaluation without the bonus for having the move, so
+ * that a position and its mirror image with the other side to move get opposite values */
+static int op_balance(const node *n) {
+    op_init_geometry();
+    return op_evaluate(n) - OP_TO_MOVE;
+}
+
 /* ------------------------------------------------------------------ what the search knows
  * The ends prover.c's evaluate() knows, for either side: no legal move loses; a count rule
  * draws; where the table without count rules covers the node, its winner wins only where the

@@ -38,7 +38,9 @@
  *   scores a position without proving anything (opinion.h).
  *   "moves" prints what the program knows of one node, for the tests that compare it with the
  *   Python engine: "pure V" and "rules V" (the table values, "none" when not covered), "draw D"
- *   (1 when a count rule ends the game here), then one "child WM WK BM BK CLOCKS" per move.
+ *   (1 when a count rule ends the game here), "estimate PN DN" (the node's proof and disproof
+ *   numbers before it is searched: a leaf's 0 and INF, else the first estimate), then one
+ *   "child WM WK BM BK CLOCKS" per move.
  *
  * Fries Spel has no rule that ends a game which goes round in circles, so its positions with
  * their clocks can repeat.  The search keeps no line and never counts a repetition as anything:
@@ -78,6 +80,12 @@
 #define MATERIAL_WEIGHT 16 /* search.py MATERIAL_WEIGHT */
 #endif
 #define KING_MEN 3         /* search.py KING_MEN */
+#ifndef WEAK /* benchmarks/refutations.py compiles the other to compare */
+/* 1: the numbers of the moves that must all be settled combine as the largest plus one for each
+ * other (weak proof numbers, Ueda et al. 2008) instead of their sum, which counts a position
+ * reached by several lines once per line */
+#define WEAK 0
+#endif
 
 /* ------------------------------------------------------------------ nodes */
 typedef struct {
@@ -647,20 +655,62 @@ static int counted_win(int16_t counted, const node *n) {
     return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
 }
 
-/* search.py _first_estimate: the moves the side to move may choose from or must answer, each
- * number made harder by the material the side it favours is behind (MATERIAL_WEIGHT) */
-static values first_estimate(const node *n, int moves) {
+#ifndef ESTIMATE /* benchmarks/refutations.py compiles the others to compare */
+#define ESTIMATE 0 /* 0: by material, as search.py; +1: by opinion.h's static evaluation;
+                    * +2: after the captures the side to move must make (QUIET_PLIES) */
+#endif
+#define QUIET_PLIES 6
+static int op_balance(const node *n); /* opinion.h */
+
+/* the side to move's material less the other side's: in men (a king KING_MEN), or with
+ * ESTIMATE 1 opinion.h's static evaluation in hundredths of a man */
+static int static_balance(const node *n) {
+    if (ESTIMATE & 1) return op_balance(n);
     int own = __builtin_popcountll(n->om) + KING_MEN * __builtin_popcountll(n->ok);
     int opp = __builtin_popcountll(n->pm) + KING_MEN * __builtin_popcountll(n->pk);
-    int balance = n->white ? own - opp : opp - own; /* White's material less Black's */
-    int64_t harder_to_prove = balance < 0 ? 1 + (int64_t)MATERIAL_WEIGHT * -balance : 1;
-    int64_t harder_to_refute = balance > 0 ? 1 + (int64_t)MATERIAL_WEIGHT * balance : 1;
+    return own - opp;
+}
+
+/* the balance once the captures are made: a side that must capture takes the capture best for
+ * it, up to ``plies`` captures deep (draughts captures are compulsory, so a man given away for
+ * a shot is not simply lost).  Its children go on the STACK above ``n``, popped before it
+ * returns; the STACK may move, so ``n`` must not point into it. */
+static int quiet_balance(const node *n, int plies) {
+    if (!plies || !has_capture(n->om, n->ok, n->pm, n->pk)) return static_balance(n);
+    size_t first = STACK_TOP;
+    int count = generate(n), best = -(1 << 30);
+    for (int i = 0; i < count; i++) {
+        node child = STACK[first + i];
+        int v = -quiet_balance(&child, plies - 1);
+        if (v > best) best = v;
+    }
+    STACK_TOP = first;
+    return count ? best : static_balance(n);
+}
+
+/* search.py _first_estimate: the moves the side to move may choose from or must answer, each
+ * number made harder by the material the side it favours is behind (MATERIAL_WEIGHT a man).
+ * ESTIMATE (above) may count the balance otherwise, with the same weight a man.  Either way it
+ * orders the search only: every value a proof rests on is a leaf's.  ``n`` must not point into
+ * the STACK. */
+static values first_estimate(const node *n, int moves) {
+    int scale = ESTIMATE & 1 ? 100 : 1, e;
+    if (ESTIMATE & 2) {
+        int overflow = OVERFLOW_SEEN; /* a position looked at here is not one of the search */
+        e = quiet_balance(n, QUIET_PLIES);
+        OVERFLOW_SEEN = overflow;
+    } else e = static_balance(n);
+    int balance = n->white ? e : -e; /* White's less Black's */
+    int64_t harder_to_prove = balance < 0 ? 1 + (int64_t)MATERIAL_WEIGHT * -balance / scale : 1;
+    int64_t harder_to_refute = balance > 0 ? 1 + (int64_t)MATERIAL_WEIGHT * balance / scale : 1;
     return n->white ? (values){harder_to_prove, moves * harder_to_refute}
                     : (values){moves * harder_to_prove, harder_to_refute};
 }
 
 /* search.py _evaluate: terminal, count rule, table, or a first estimate */
-static values evaluate(const node *n) {
+static values evaluate(const node *given) {
+    node self = *given; /* given may point into the STACK, which first_estimate may move */
+    const node *n = &self;
     int moves = count_moves(n);
     if (!moves) return n->white ? REFUTED : PROVED; /* the side to move cannot move: lost */
     if (draw_by_count(n)) return REFUTED;
@@ -737,19 +787,24 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
     for (;;) {
         /* at an OR node (White to move) pn is the least of the children's and dn combines
          * them all; at an AND node the other way round */
-        int64_t best_value = INF, second_value = INF, total = 0;
+        int64_t best_value = INF, second_value = INF, total = 0, largest = 0, open = 0;
         int best = -1;
         for (int i = 0; i < count; i++) {
             values c = SEEN_VALUES[first + i];
             int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
             if (total >= INF || combined >= INF) total = INF;
             else total = total + combined < SUM_CAP ? total + combined : SUM_CAP;
+            if (WEAK && combined) {
+                open++;
+                if (combined > largest) largest = combined;
+            }
             if (least < best_value) {
                 second_value = best_value;
                 best_value = least;
                 best = i;
             } else if (least < second_value) second_value = least;
         }
+        if (WEAK && total < INF && open) total = largest + open - 1;
         v.pn = n->white ? best_value : total;
         v.dn = n->white ? total : best_value;
         store(b, sig, v, (uint32_t)(NODES - nodes_before));
@@ -1015,7 +1070,9 @@ static int describe(const node *n) {
     }
     int moves = count_moves(n);
     printf("draw %d\n", moves && draw_by_count(n));
-    size_t first = STACK_TOP;
+    values first = evaluate(n); /* a leaf's value, else the first estimate */
+    printf("estimate %lld %lld\n", (long long)first.pn, (long long)first.dn);
+    size_t top = STACK_TOP;
     int count = generate(n);
     if (!count != !moves) { /* count_moves may count two routes of one capture twice */
         fprintf(stderr, "prover: %d moves generated, %d counted\n", count, moves);
@@ -1023,11 +1080,11 @@ static int describe(const node *n) {
     }
     for (int i = 0; i < count; i++) {
         printf("child");
-        print_position(&STACK[first + i]);
-        print_clocks(&STACK[first + i]);
+        print_position(&STACK[top + i]);
+        print_clocks(&STACK[top + i]);
         printf("\n");
     }
-    STACK_TOP = first;
+    STACK_TOP = top;
     printf("end\n");
     return OVERFLOW_SEEN;
 }
