@@ -20,7 +20,7 @@ its problems, as published.  The site plugin makes every page from them while th
     anonymous = true                    # composers' names only from the preliminary award
     unsound_scores_zero = true          # an entry the checker finds incorrect scores 0
     entry = "event"                     # an entry's address: event | number | file
-    title_tag = "Event"                 # which PDN tag names an entry (default: Title)
+    title_tag = "Event"                 # which PDN tag names an entry (default: Event)
     composer_tag = "Composer"           # which PDN tag names its composer
     publication_tag = "Source"          # which PDN tag names where it was published
     source = "..."                      # where the files come from (and source_url)
