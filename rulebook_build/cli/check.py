@@ -397,6 +397,14 @@ def _update(path: Path, old: list[Record], new: list[Record], arguments: list[st
         f"(they had {merged.replaced}), {merged.kept} {others} kept",
         file=sys.stderr,
     )
+    missing = sum(1 for kept in merged.records if not kept.file.is_file())
+    if missing:
+        print(
+            f"note: {missing} of the records kept name a file that does not exist from this "
+            "folder (a collection removed, or the file written from another folder): a full "
+            "run would not write them",
+            file=sys.stderr,
+        )
 
 
 def _suggest_tables(variants: set[str]) -> None:

@@ -62,6 +62,7 @@ def test_update_adds_the_folders_records_and_keeps_the_others_in_full_run_order(
     captured = capsys.readouterr()
     assert captured.out == ""  # the records go into the file, not to standard output
     assert f"{verdicts}: 4 records of the files judged (they had 1), 1 other kept" in captured.err
+    assert "note:" not in captured.err  # every record kept names a file that is there
     updated = verdicts.read_text(encoding="utf-8")
     assert without_seconds(updated) == without_seconds(full)
     assert updated.splitlines()[0] == kept[0]  # a record kept is kept as it was written
@@ -69,6 +70,14 @@ def test_update_adds_the_folders_records_and_keeps_the_others_in_full_run_order(
     # judged again, the file does not change (seconds aside)
     assert main(["check", *OPTIONS, "--update", str(verdicts), "problems/b/two.pdn"]) == 1
     assert without_seconds(verdicts.read_text(encoding="utf-8")) == without_seconds(full)
+
+    # a collection removed: its record is kept, and said to be one a full run would not write
+    (problems / "a" / "one.pdn").unlink()
+    assert main(["check", *OPTIONS, "--update", str(verdicts), "problems/b/two.pdn"]) == 1
+    assert "note: 1 of the records kept name a file that does not exist from this folder" in (
+        capsys.readouterr().err
+    )
+    assert verdicts.read_text(encoding="utf-8").splitlines()[0] == kept[0]
 
 
 def test_a_damaged_verdicts_file_is_refused_before_any_judging(
