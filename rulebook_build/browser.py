@@ -54,6 +54,7 @@ from rulebook_build.notation import (
     resolve_move,
     shown,
     start_position,
+    unplayable,
 )
 from rulebook_build.notation import message as notation_message
 from rulebook_build.notation import replay_game as replay
@@ -149,6 +150,13 @@ def _error(error: RulebookError) -> dict[str, Any]:
 
 
 MOVE_WORDS: Final = {"nl": "zet", "en": "move", "fy": "set"}
+NOT_JUDGED: Final = {
+    "nl": "Niet te beoordelen zoals geschreven: de oplossing kan niet worden nagespeeld",
+    "en": "Could not be judged as written: the solution cannot be played",
+    "fy": "Net te beoardieljen sa't it skreaun is: de oplossing kin net neispile wurde",
+}
+"""What the page says instead of a verdict when a move of the solution cannot be played, as
+``rulebook check`` refuses such a problem as bad input (``notation.unplayable``)."""
 
 
 def _located(error: RulebookError, text: str, lang: str) -> dict[str, Any]:
@@ -379,6 +387,11 @@ def check(
         start_position(game, variant)  # a bad FEN is said here, located in the text
     except RulebookError as error:
         return json.dumps({"error": _located(error, text, lang)})
+    fault = unplayable(game, variant)
+    if fault is not None:  # as on the command line: a slip in the text is no verdict
+        said = _located(fault.error, text, lang)
+        words = NOT_JUDGED.get(lang, NOT_JUDGED["en"])
+        return json.dumps({"error": {**said, "text": f"{words}: {said['text']}"}})
     started = time.perf_counter()
     tables = _OPEN.get(variant.name)
     prover = tables.prover() if tables is not None else None
