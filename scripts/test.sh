@@ -28,6 +28,17 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "note: /usr/bin/chromium missing and not root: the browser tests will be skipped"
     fi
 fi
+# nginx and openssl for the test of the webmasters' nginx recipe (tests/site/test_nginx.py:
+# a real nginx on a loopback port, with a certificate made by openssl, runs the guide's own
+# configuration). Debian starts an installed nginx on port 80; the test starts its own.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null; then
+    if can_apt; then
+        echo "installing Debian's nginx and openssl for the test of the nginx recipe"
+        apt_install nginx openssl
+    else
+        echo "note: nginx or openssl missing and not root: the nginx recipe's test will be skipped"
+    fi
+fi
 # WeasyPrint (the pdf extra, in the test extra) prints the rulebooks' PDFs with the system's
 # Pango and fonts, which pip cannot install (rulebook build --pdf, tests/site/test_pdf.py)
 pdf_ready() {
@@ -47,6 +58,11 @@ fi
 if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
     echo "error: CI is set and /usr/bin/chromium is missing after the install step:" \
         "the browser tests cannot run (apt-get install chromium)" >&2
+    exit 1
+fi
+if [ -n "${CI:-}" ] && [ ! -x /usr/sbin/nginx ]; then
+    echo "error: CI is set and /usr/sbin/nginx is missing after the install step:" \
+        "the test of the nginx recipe cannot run (apt-get install nginx)" >&2
     exit 1
 fi
 if [ -n "${CI:-}" ] && ! pdf_ready; then
