@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 from .conftest import REPOSITORY
 
@@ -62,3 +64,42 @@ def test_the_smoke_test_refuses_what_is_not_an_address() -> None:
         )
         assert done.returncode == 2, done
         assert "not a web address" in done.stderr and "Traceback" not in done.stderr
+
+
+def shell_blocks(title: str) -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", section(title), re.DOTALL)
+
+
+def test_a_release_is_switched_in_and_rolled_back_as_the_guide_says(tmp_path: Path) -> None:
+    """The guide's two blocks, with its paths replaced: a stand-in for ``rulebook build``
+    that writes a page naming its release, and for the smoke test, which passes."""
+    project = tmp_path / "project"
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / "scripts").mkdir()
+    build = project / ".venv" / "bin" / "rulebook"
+    build.write_text(
+        '#!/bin/sh\nwhile [ "$1" != --out ]; do shift; done\n'
+        'mkdir -p "$2" && echo "$2" > "$2/index.html"\n',
+        encoding="utf-8",
+    )
+    build.chmod(0o755)
+    (project / "scripts" / "smoke_test.py").write_text("", encoding="utf-8")
+    served = tmp_path / "srv"
+    served.mkdir()
+    update, rollback = shell_blocks("Updating a live site, and rolling back")[:2]
+
+    def run(block: str) -> str:
+        block = block.replace("/srv/dammen", str(served)).replace("/path/to/project", str(project))
+        subprocess.run(["bash", "-euo", "pipefail", "-c", block], check=True, timeout=60)
+        return (served / "site" / "index.html").read_text(encoding="utf-8").strip()
+
+    releases = []
+    for second in range(3):  # three releases, a second apart: their names differ
+        releases.append(run(update))
+        assert releases[-1].startswith("releases/") and (served / "site").is_symlink()
+        if second < 2:
+            time.sleep(1.1)
+    assert len(set(releases)) == 3
+    assert run(rollback) == releases[1]
+    assert run(rollback) == releases[0]
+    assert run(rollback) == releases[0]  # nothing older: the oldest stays
