@@ -30,7 +30,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 # nginx and openssl for the test of the webmasters' nginx recipe (tests/site/test_nginx.py:
 # a real nginx on a loopback port, with a certificate made by openssl, runs the guide's own
-# configuration). Debian starts an installed nginx on port 80; the test starts its own.
+# configuration). The test starts an nginx of its own, whether or not the system's runs.
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null; then
     if can_apt; then
         echo "installing Debian's nginx and openssl for the test of the nginx recipe"
