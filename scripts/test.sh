@@ -18,6 +18,17 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "note: /usr/bin/chromium missing and not root: the browser tests will be skipped"
     fi
 fi
+# nginx and openssl for the test of the webmasters' nginx recipe (tests/site/test_nginx.py:
+# a real nginx on a loopback port, with a certificate made by openssl, runs the guide's own
+# configuration). The test starts an nginx of its own, whether or not the system's runs.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null; then
+    if can_apt; then
+        echo "installing Debian's nginx and openssl for the test of the nginx recipe"
+        apt_install nginx openssl
+    else
+        echo "note: nginx or openssl missing and not root: the nginx recipe's test will be skipped"
+    fi
+fi
 # the PDF tests (rulebook build, tests/site/test_pdf.py)
 setup_pdf
 # CI runs every test: a browser test that skips there would hide what the pages do in a browser
@@ -25,6 +36,11 @@ setup_pdf
 if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
     echo "error: CI is set and /usr/bin/chromium is missing after the install step:" \
         "the browser tests cannot run (apt-get install chromium)" >&2
+    exit 1
+fi
+if [ -n "${CI:-}" ] && [ ! -x /usr/sbin/nginx ]; then
+    echo "error: CI is set and /usr/sbin/nginx is missing after the install step:" \
+        "the test of the nginx recipe cannot run (apt-get install nginx)" >&2
     exit 1
 fi
 if [ -n "${CI:-}" ] && ! pdf_ready; then

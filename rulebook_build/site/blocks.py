@@ -17,7 +17,12 @@ from pathlib import Path
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation import DiagramSpec
 from rulebook_build.render import Line
-from rulebook_build.site.checker_page import manifest_digest, pyodide_folder, render_checker
+from rulebook_build.site.checker_page import (
+    manifest_digest,
+    pyodide_folder,
+    pyodide_version,
+    render_checker,
+)
 from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import render_block, render_spec
@@ -218,7 +223,8 @@ class BlockRenderer:
     def _render_checker(self, text: str, line: int, indent: int) -> str:
         site = self.site
         state = site.current_page()
-        available = pyodide_folder(site.project_dir) is not None
+        pyodide = pyodide_folder(site.project_dir)
+        available = pyodide is not None
         if not available and "pyodide" not in site.reported:
             site.reported.add("pyodide")
             log.info(
@@ -239,6 +245,7 @@ class BlockRenderer:
             address=site.options.submissions,
             tables=tables,
             compiled=site.wasm is not None,
+            pyodide=pyodide_version(pyodide) if pyodide is not None else "unknown",
         )
 
     def _render_collection(self, text: str, line: int, indent: int) -> str:

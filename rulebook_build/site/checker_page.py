@@ -17,6 +17,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 from typing import Any, Final
@@ -37,7 +38,10 @@ PYODIDE_FILES: Final = (
     "pyodide-lock.json",
 )
 """What the worker loads of the Pyodide distribution (the npm package ``pyodide``)."""
-PYODIDE_DEST: Final = "assets/pyodide"
+PYODIDE_DEST: Final = "assets/pyodide/{version}"
+"""Where Pyodide's files go in the site: a folder per version, so that a browser that kept
+one version's files can never mix them with another's after an upgrade, and a host may keep
+them for a year (guides/webmasters.md, "Caching")."""
 BUNDLE_DEST: Final = "assets/rulebook/rulebook-python.zip"
 BUNDLE_PARTS: Final = (
     "__init__.py",
@@ -317,6 +321,16 @@ def pyodide_folder(project: Path) -> Path | None:
     return folder if all((folder / name).is_file() for name in PYODIDE_FILES) else None
 
 
+def pyodide_version(folder: Path) -> str:
+    """The version of the Pyodide in ``folder`` (its ``package.json``), as a safe folder name;
+    ``unknown`` when it cannot be read."""
+    try:
+        version = json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
+    return version if re.fullmatch(r"[0-9A-Za-z.+-]{1,40}", str(version)) else "unknown"
+
+
 def python_bundle() -> bytes:
     """A zip of the Python the browser runs: the package's parts in :data:`BUNDLE_PARTS`, the
     engine's calibration, the grammars, and Lark (pure Python), laid out as on disk so imports
@@ -392,10 +406,12 @@ def render_checker(
     address: str,
     tables: dict[str, dict[str, Any]] | None = None,
     compiled: bool = False,
+    pyodide: str = "unknown",
 ) -> str:
     """The page's application (or, without Pyodide, the notice saying what is missing).
     ``tables``: per variant the ``digest`` of its manifest and its ``pieces``; ``compiled``:
-    whether the WebAssembly search is in the site."""
+    whether the WebAssembly search is in the site; ``pyodide``: the version of Pyodide in the
+    site, which names its folder (:data:`PYODIDE_DEST`)."""
     labels = LABELS.get(lang, LABELS["en"])
     tables = tables or {}
     pieces = max((entry["pieces"] for entry in tables.values()), default=0)
@@ -418,6 +434,7 @@ def render_checker(
         opinions_heading=opinion_words.heading(lang),
         variants=[("international", grades["international"]), ("frisian", grades["frisian"])],
         base=f"{root}assets/",
+        pyodide=PYODIDE_DEST.format(version=pyodide).removeprefix("assets/") + "/",
         home=home(root, lang),
         lang=lang,
         address=address,

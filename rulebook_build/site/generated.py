@@ -31,6 +31,7 @@ from rulebook_build.site.checker_page import (
     WASM_DEST,
     published_tables,
     pyodide_folder,
+    pyodide_version,
     python_bundle,
 )
 from rulebook_build.site.language_search import SEARCH_WORKER, material_search_worker
@@ -104,8 +105,9 @@ def add_assets(site: SiteBuild, files: Files, config: MkDocsConfig) -> Files:
             files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
     pyodide = pyodide_folder(site.project_dir)
     if pyodide is not None:
+        dest = PYODIDE_DEST.format(version=pyodide_version(pyodide))
         for name in PYODIDE_FILES:
-            uri = f"{PYODIDE_DEST}/{name}"
+            uri = f"{dest}/{name}"
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
         _add_generated(site, files, config, BUNDLE_DEST, _write_bundle)

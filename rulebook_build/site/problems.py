@@ -495,10 +495,16 @@ def problem_markdown(entry: Entry) -> str:
     return f"# {markdown_literal(entry.title)}\n"
 
 
+COLLECTION_FRONT_MATTER: Final = "---\nhide:\n  - toc\n---\n"
+"""A collection's page has no table of contents beside it: its report is a table of many
+columns (a contest's final award has eleven), which needs the width of the page to be read
+without scrolling sideways."""
+
+
 def collection_markdown(collection: Collection, lang: str) -> str:
-    """The Markdown of a collection's page (a contest's jury report): its title (the plugin
-    adds the page from the collection, :func:`render_collection_page`)."""
-    return f"# {markdown_literal(localized(collection.title, lang))}\n"
+    """The Markdown of a collection's page (a contest's jury report): its front matter and its
+    title (the plugin adds the page from the collection, :func:`render_collection_page`)."""
+    return f"{COLLECTION_FRONT_MATTER}# {markdown_literal(localized(collection.title, lang))}\n"
 
 
 ROOT_LANGUAGE: Final = "nl"

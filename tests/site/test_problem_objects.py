@@ -16,6 +16,7 @@ from rulebook_build.render.html import Line
 from rulebook_build.site.blocks import BlockRenderer
 from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
 from rulebook_build.site.problems import (
+    COLLECTION_FRONT_MATTER,
     ProblemSite,
     alternative_lines,
     collection_markdown,
@@ -114,7 +115,9 @@ def test_a_made_page_is_its_title_and_the_page_rendered_from_the_entry() -> None
     entry = build.problems.entry(*PROBLEM, where="test")
     collection = entry.collection
     assert problem_markdown(entry) == f"# {markdown_literal(entry.title)}\n"
-    assert collection_markdown(collection, "en").count("\n") == 1
+    made_markdown = collection_markdown(collection, "en")
+    assert made_markdown.startswith(COLLECTION_FRONT_MATTER + "# ")
+    assert made_markdown.removeprefix(COLLECTION_FRONT_MATTER).count("\n") == 1
     renderer = BlockRenderer(build)
     made = renderer.made_page(entry)  # no page under way: the diagrams count from 1
     by_text = render_problem(

@@ -107,11 +107,11 @@ function loadProver(base) {
     });
 }
 
-function start(base) {
+function start(base, pyodide) {
   prover = loadProver(base);
-  return import(base + "pyodide/pyodide.mjs")
+  return import(base + pyodide + "pyodide.mjs")
     .then(function (module) {
-      return module.loadPyodide({ indexURL: base + "pyodide/" });
+      return module.loadPyodide({ indexURL: base + pyodide });
     })
     .then(function (py) {
       return fetch(base + "rulebook/rulebook-python.zip")
@@ -168,7 +168,7 @@ function variantOf(problem) {
 self.onmessage = function (event) {
   var message = event.data;
   if (python === null) {
-    python = start(message.base);
+    python = start(message.base, message.pyodide || "pyodide/");
   }
   if (message.op === "start") {
     python.catch(function (error) {

@@ -23,6 +23,8 @@
     this.root = root;
     /* absolute: the worker resolves addresses against its own location, not the page's */
     this.base = new URL(root.getAttribute("data-base"), window.location.href).href;
+    /* Pyodide's folder, relative to data-base: named by its version (site/checker_page.py) */
+    this.pyodide = root.getAttribute("data-pyodide") || "pyodide/";
     this.lang = root.getAttribute("data-lang");
     this.strings = JSON.parse(root.querySelector(".rb-checker-strings").textContent);
     this.pieces = {};
@@ -82,7 +84,13 @@
     this.worker.onerror = function (event) {
       self.progress.textContent = String(event.message || "worker error");
     };
-    this.worker.postMessage({ id: 0, base: this.base, op: "start", args: [] });
+    this.worker.postMessage({
+      id: 0,
+      base: this.base,
+      pyodide: this.pyodide,
+      op: "start",
+      args: []
+    });
   };
 
   App.prototype.onWorker = function (message) {
