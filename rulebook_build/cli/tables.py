@@ -96,6 +96,14 @@ from rulebook_build.checker.tables.kinds import (
 )
 from rulebook_build.checker.tables.retrograde import WHOLE_PAIR_SLOTS
 from rulebook_build.cli.cluster import connect
+from rulebook_build.cli.options import (
+    MAX_JOBS,
+    existing_folder,
+    folder_to_write,
+    jobs_default,
+    scheduler_address,
+    whole_number,
+)
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
 from rulebook_build.rules import VARIANTS, Variant, find_variant
@@ -119,20 +127,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pieces",
-        type=int,
+        type=whole_number(2, 6),
         default=4,
-        help="every class of up to N pieces (default 4; 5, and 6 for the endings of four "
+        help="every class of up to N pieces, 2 to 6 (default 4; 5, and 6 for the endings of four "
         "pieces against two with kings, for International with a C compiler)",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
-        default=machine_cores(),
-        help="pairs of classes built at once, each in its own process, and processes that "
-        f"share a 6-piece build (default: this machine's cores, now {machine_cores()})",
+        type=whole_number(1, MAX_JOBS),
+        default=jobs_default(),
+        help=f"pairs of classes built at once, 1 to {MAX_JOBS}, each in its own process, and "
+        f"processes that share a 6-piece build (at most {binaries.MAX_SLICE_JOBS}: the compiled "
+        f"builder's limit) (default: this machine's cores, now {machine_cores()}, at most "
+        f"{MAX_JOBS})",
     )
     parser.add_argument(
         "--cluster",
+        type=scheduler_address,
         metavar="tcp://HOST:PORT",
         help="build the pairs of classes on a Dask distributed cluster (its scheduler's "
         "address); the workers must have this project installed and share the cache folder "
@@ -149,11 +160,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--export",
+        type=folder_to_write,
         metavar="DIR",
         help="copy the cached tables of the variant (both kinds) into DIR, to hand to others",
     )
     parser.add_argument(
         "--install",
+        type=existing_folder,
         metavar="DIR",
         help="copy the tables of DIR (from --export) into the cache, each one checked against "
         "its checksum and the rules it was built for; the others are refused and named",
@@ -170,7 +183,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="check the cached tables instead of building: every file against its checksum, "
         "every entry of the pure tables of up to --pieces pieces against its successors",
     )
-    add_cache_argument(parser)
+    add_cache_argument(parser, folder_to_write)
 
 
 def describe(material: Material) -> str:
@@ -190,10 +203,6 @@ def describe(material: Material) -> str:
 
 def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
-    if not 2 <= args.pieces <= 6:
-        raise RulebookError(f"--pieces must be 2, 3, 4, 5 or 6, not {args.pieces}")
-    if not 1 <= args.jobs <= 64:
-        raise RulebookError(f"--jobs must be 1 to 64, not {args.jobs}")
     variant = find_variant(args.variant)
     if args.list or args.verify or args.prune or args.export or args.install:
         return _look_after(variant, args)
@@ -356,6 +365,14 @@ def build_tables(
             seconds += kind.prepare_missing(classes, one)
     if bar is not None:
         bar.close()
+    if missing_sliced and jobs > binaries.MAX_SLICE_JOBS:
+        print(
+            f"  the 6-piece pairs are built by {binaries.MAX_SLICE_JOBS} processes each, not "
+            f"{jobs}: the compiled builder shares a pair's slices among "
+            f"{binaries.MAX_SLICE_JOBS} at most",
+            file=sys.stderr,
+            flush=True,
+        )
     for material in missing_sliced:
         print(
             f"  building {describe(material)} with its partner, rules, by slices "
@@ -476,16 +493,24 @@ def _side_by_side(
     during the run costs its pair a rerun elsewhere (a build holds its pair's lock and writes
     whole files only).  The seconds it all took."""
     started = time.perf_counter()
+    # one task a pair and kind: a class and its partner are built together
+    tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
+    levels = build_levels([m for _, m in tasks.values()])
     with contextlib.ExitStack() as stack:
         submit: Callable[..., _Pending]
         if cluster:
             submit = _cluster_submit(stack, cluster)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs, **pool_options()))
+            # no more processes than the widest level has tasks: a machine of many cores
+            # does not start a hundred processes for a level of ten pairs
+            widths = [
+                sum(pair_name(m) in {pair_name(x) for x in level} for _, m in tasks.values())
+                for level in levels
+            ]
+            workers = max(1, min(jobs, max(widths, default=1)))
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, **pool_options()))
             submit = pool.submit
-        # one task a pair and kind: a class and its partner are built together
-        tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
-        for level in build_levels([m for _, m in tasks.values()]):
+        for level in levels:
             pairs = {pair_name(m) for m in level}
             running = [
                 (kind, material, submit(build_class, *_task(kind, material)))

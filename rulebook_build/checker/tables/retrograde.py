@@ -420,7 +420,8 @@ def build_by_slices(
     jobs: int,
 ) -> float:
     """Build a class pair with the compiled ``program`` one configuration of the men at a time
-    (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; the seconds it took."""
+    (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; ``jobs`` processes share
+    it, ``binaries.MAX_SLICE_JOBS`` at most.  The seconds it took."""
     a, b, c, d = material
     partner = (c, d, a, b)
     if partner == material:
@@ -464,7 +465,7 @@ def build_by_slices(
             rules=store.semantics == "rules",
             frisian=store.variant.name == "frisian",
             slices=True,
-            jobs=jobs,
+            jobs=max(1, min(jobs, binaries.MAX_SLICE_JOBS)),
         )
         for member, size in zip(members, sizes, strict=True):
             _install_body(store, member, size)
