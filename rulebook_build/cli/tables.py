@@ -61,9 +61,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import resource
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -295,6 +297,9 @@ def build_tables(
     sliced = list(SLICED_PAIRS) if requested == 6 else []
     counted = kinds[1]
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
+    if missing:
+        for kind in kinds:
+            writable(kind.folder())
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     packed_only = [m for m in classes if sum(m) == 5 and not counted.path(m).is_file()]
     if missing_sliced and any(counted.compact_path(m).is_file() for m in packed_only):
@@ -365,6 +370,14 @@ def build_tables(
             seconds += kind.prepare_missing(classes, one)
     if bar is not None:
         bar.close()
+    unwritten = [(kind, m) for kind, m in missing if not kind.in_cache(m)]
+    if unwritten:
+        kind, material = unwritten[0]
+        raise RulebookError(
+            f"{len(unwritten)} tables were built but not written, {describe(material)} "
+            f"({kind.semantics}) first: {_room(kind.folder(), 2 * kind.size(material))}",
+            source=str(kind.folder()),
+        )
     if missing_sliced and jobs > binaries.MAX_SLICE_JOBS:
         print(
             f"  the 6-piece pairs are built by {binaries.MAX_SLICE_JOBS} processes each, not "
@@ -402,6 +415,36 @@ def build_tables(
         + ")",
         file=sys.stderr,
     )
+
+
+def writable(folder: Path) -> None:
+    """Raise a clear ``RulebookError`` unless tables can be written into ``folder`` (made if
+    missing): a read-only cache, or one on a full disk, is said before any build starts."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        raise RulebookError(
+            f"cannot write tables here: {error.strerror or error}; give --cache-dir a "
+            "folder that can be written, or make room",
+            source=str(folder),
+        ) from None
+
+
+def _room(folder: Path, needed: int) -> str:
+    """What the disk of ``folder`` has left, beside the ``needed`` bytes of a table, to say why
+    it was not written."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError as error:
+        return f"its folder cannot be read ({error.strerror or error})"
+    said = f"{free:,} bytes free there, {needed:,} needed"
+    if free < needed:
+        said += " (the disk is full: make room, or give --cache-dir another folder)"
+    return said
 
 
 def _cpu_seconds() -> float:
@@ -520,10 +563,17 @@ def _side_by_side(
             for kind, material, future in running:
                 took = future.result()
                 if not kind.in_cache(material):
+                    why = (
+                        "do the workers share this cache folder and run this version of the "
+                        f"project? ({_room(kind.folder(), 2 * kind.size(material))})"
+                        if cluster
+                        else "it could not be written: "
+                        + _room(kind.folder(), 2 * kind.size(material))
+                    )
                     raise RulebookError(
-                        f"{describe(material)} ({kind.semantics}) is not in {kind.folder()} "
-                        "after its build: do the workers share this cache folder and run this "
-                        "version of the project?"
+                        f"{describe(material)} ({kind.semantics}) is not in this folder after "
+                        f"its build: {why}",
+                        source=str(kind.folder()),
                     )
                 built(material, took, kind)
             if after_level is not None:

@@ -338,13 +338,21 @@ def _build_native(store: TableStore, program: Path, members: list[Material]) -> 
             if target not in members and not store.path(target).is_file():
                 return None  # e.g. a read-only cache: the Python builder needs no files
     started = time.perf_counter()
-    binaries.build_pair(
-        program,
-        folder,
-        members[0],
-        rules=store.semantics == "rules",
-        frisian=store.variant.name == "frisian",
-    )
+    try:
+        binaries.build_pair(
+            program,
+            folder,
+            members[0],
+            rules=store.semantics == "rules",
+            frisian=store.variant.name == "frisian",
+        )
+    except BaseException:
+        # a failed build (a full disk) may have written one member's values, or part of
+        # them: nothing is left for a later run to take for a table
+        for member in members:
+            for suffix in (".body", ".body.part"):
+                (folder / f"{material_name(member)}{suffix}").unlink(missing_ok=True)
+        raise
     seconds = time.perf_counter() - started
     kept = {}
     for member in members:
