@@ -112,6 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:
+        # a full disk, a read-only folder, a file gone meanwhile: what the system said, and
+        # where, as a command's own input errors are said (each command says most of them
+        # itself, with what it was doing; this is for the rest)
+        where = error.filename2 or error.filename
+        said = f"rulebook {args.command}: {error.strerror or error}"
+        print(said + (f": {where}" if where else ""), file=sys.stderr)
+        return 2
     return code
 
 

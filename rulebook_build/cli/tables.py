@@ -443,7 +443,7 @@ def _room(folder: Path, needed: int) -> str:
         return f"its folder cannot be read ({error.strerror or error})"
     said = f"{free:,} bytes free there, {needed:,} needed"
     if free < needed:
-        said += " (the disk is full: make room, or give --cache-dir another folder)"
+        said += " (the disk is full: make room there, or write to another folder)"
     return said
 
 
@@ -500,7 +500,15 @@ def _pack(
             if not all(path.is_file() for path in paths):
                 return None  # packed by another process meanwhile
             before = sum(path.stat().st_size for path in paths)
-            after = tables.pack(material)
+            try:
+                after = tables.pack(material)
+            except OSError as error:  # the built files stay: nothing is lost
+                raise RulebookError(
+                    f"cannot write the compact file of {describe(material)}: "
+                    f"{error.strerror or error} ({_room(paths[0].parent, before // 4)}); "
+                    "its built files are kept",
+                    source=str(tables.pure.compact_path(material)),
+                ) from None
             for path in paths:  # the compact file is whole and checked: the built ones may go
                 path.unlink()
                 path.with_name(path.name + tablefile.STAMP).unlink(missing_ok=True)
@@ -627,6 +635,13 @@ def _export(kinds: list[EndgameTables], target: Path) -> int:
             except tablefile.DamagedTable as damage:
                 print(f"damaged, not exported: {damage}", file=sys.stderr)
                 faults += 1
+            except OSError as error:  # each copy is whole or absent (a rename at its end)
+                raise RulebookError(
+                    f"cannot export {path.name}: {error.strerror or error} "
+                    f"({_room(destination, path.stat().st_size)}); the tables copied before it "
+                    "are whole",
+                    source=str(destination),
+                ) from None
         packed = sum(path.suffix == compact.SUFFIX for path in files)
         what = f"{len(files) - packed} tables" + (f" and {packed} compact ones" if packed else "")
         print(f"{kind.semantics}: {what} into {destination}", flush=True)
@@ -644,8 +659,14 @@ def _prune(kinds: list[EndgameTables]) -> int:
         if not folder.is_dir() or not kinds[0].is_table_folder(folder) or folder.name in current:
             continue
         size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
-        shutil.rmtree(folder)
-        lock_file(folder).unlink(missing_ok=True)
+        try:
+            shutil.rmtree(folder)
+            lock_file(folder).unlink(missing_ok=True)
+        except OSError as error:
+            raise RulebookError(
+                f"cannot delete {folder.name}: {error.strerror or error}",
+                source=str(folder.parent),
+            ) from None
         shutil.rmtree(locks_folder(folder), ignore_errors=True)
         print(f"deleted {folder} ({size / 1e9:.2f} GB)", flush=True)
         freed += size

@@ -66,3 +66,37 @@ def test_a_read_only_cache_is_said_before_any_build_and_its_tables_still_serve(
         assert "give --cache-dir a folder that can be written" in error
         assert "Traceback" not in error
         assert main(["tables", "--pieces", "2", "--cache-dir", str(cache), "--verify"]) == 0
+
+
+def test_an_export_onto_a_full_disk_stops_clearly_and_leaves_whole_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(ENVIRONMENT, str(tmp_path))
+    cache = tmp_path / "cache"
+    assert main(["tables", "--pieces", "2", "--cache-dir", str(cache)]) == 0
+    capsys.readouterr()
+    with tmpfs(tmp_path / "small", "12k") as disk:
+        command = ["tables", "--pieces", "2", "--cache-dir", str(cache), "--export", str(disk)]
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert "cannot export" in error and "No space left on device" in error, error
+        assert "Traceback" not in error
+        assert not [path for pattern in LEFTOVERS for path in disk.rglob(pattern)]
+        # what was copied is whole: it installs into another cache, every file checked
+        other = ["tables", "--pieces", "2", "--cache-dir", str(tmp_path / "other")]
+        if list(disk.rglob("*.bin")):
+            assert main([*other, "--install", str(disk)]) == 0
+            assert "refused" not in capsys.readouterr().err
+
+
+def test_a_fault_of_the_system_anywhere_is_said_with_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rulebook_build.cli.moves
+
+    def full(args: object) -> int:
+        raise OSError(28, "No space left on device", "/some/where")
+
+    monkeypatch.setattr(rulebook_build.cli.moves, "run", full)
+    assert main(["moves", "start"]) == 2
+    assert capsys.readouterr().err == "rulebook moves: No space left on device: /some/where\n"
