@@ -3,6 +3,8 @@ traceback, no working file left behind, and every table left in the cache whole.
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,8 +46,9 @@ def test_a_build_that_runs_out_of_disk_stops_clearly_and_leaves_only_whole_table
         assert "MB free in" in error or "the disk is full" in error, error
         left = [path for pattern in LEFTOVERS for path in cache.rglob(pattern)]
         assert left == []
-        # what was written is whole: every table file passes its checksum
-        assert main(["tables", "--pieces", pieces, "--cache-dir", str(cache), "--verify"]) == 0
+        # what was written is whole: every table file passes its checksum (--verify hashes
+        # them all; its check of every entry against its successors stops at 2 pieces here)
+        assert main(["tables", "--pieces", "2", "--cache-dir", str(cache), "--verify"]) == 0
         assert "damaged" not in capsys.readouterr().err
 
 
@@ -100,3 +103,39 @@ def test_a_fault_of_the_system_anywhere_is_said_with_exit_2(
     monkeypatch.setattr(rulebook_build.cli.moves, "run", full)
     assert main(["moves", "start"]) == 2
     assert capsys.readouterr().err == "rulebook moves: No space left on device: /some/where\n"
+
+
+def fill(folder: Path) -> None:
+    """Take up every free byte of the file system of ``folder``."""
+    with (folder / "filler").open("wb", buffering=0) as stream, contextlib.suppress(OSError):
+        while stream.write(b"\0" * 4096):
+            pass
+
+
+def test_packing_on_a_full_disk_stops_clearly_and_keeps_the_built_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulebook_build.cli import tables as tables_command
+
+    monkeypatch.setattr(tables_command, "PACKED_FROM", 3)  # 3-piece classes stand for 5-piece
+    monkeypatch.setenv(ENVIRONMENT, str(tmp_path))
+    built = tmp_path / "built"
+    assert main(["tables", "--pieces", "3", "--jobs", "1", "--cache-dir", str(built)]) == 0
+    binaries.executable(built / "endgame", binaries.PACK_SOURCE)  # the packer, while there is room
+    with tmpfs(tmp_path / "small", "16m") as disk:
+        shutil.copytree(built, disk / "cache")
+        before = sorted(path.name for path in (disk / "cache").rglob("*.bin"))
+        fill(disk)
+        capsys.readouterr()
+        command = ["tables", "--pieces", "3", "--jobs", "1", "--cache-dir", str(disk / "cache")]
+        assert main([*command, "--pack"]) == 2
+        error = capsys.readouterr().err
+        assert "cannot write the compact file of" in error, error
+        assert "No space left on device" in error and "its built files are kept" in error
+        assert "Traceback" not in error
+        assert sorted(path.name for path in (disk / "cache").rglob("*.bin")) == before
+        assert not [path for pattern in LEFTOVERS for path in disk.rglob(pattern)]
+        assert not list(disk.rglob("*.pack"))
+        (disk / "filler").unlink()
+        verify = ["tables", "--pieces", "2", "--cache-dir", str(disk / "cache"), "--verify"]
+        assert main(verify) == 0  # every file hashed, the entries of 2 pieces checked
