@@ -139,3 +139,19 @@ def test_packing_on_a_full_disk_stops_clearly_and_keeps_the_built_files(
         (disk / "filler").unlink()
         verify = ["tables", "--pieces", "2", "--cache-dir", str(disk / "cache"), "--verify"]
         assert main(verify) == 0  # every file hashed, the entries of 2 pieces checked
+
+
+def test_prune_on_a_read_only_cache_stops_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(ENVIRONMENT, str(tmp_path))
+    with tmpfs(tmp_path / "cache", "1m") as cache:
+        stale = cache / "endgame" / "international-v1-0123456789abcdef"  # an older format's
+        stale.mkdir(parents=True)
+        (stale / "m0k1-m0k1.bin").write_bytes(b"old")
+        make_read_only(cache)
+        assert main(["tables", "--cache-dir", str(cache), "--prune"]) == 2
+        error = capsys.readouterr().err
+        assert f"{stale.parent}: cannot delete {stale.name}: Read-only file system" in error
+        assert "Traceback" not in error
+        assert (stale / "m0k1-m0k1.bin").read_bytes() == b"old"
