@@ -41,3 +41,23 @@ def make_read_only(folder: Path) -> None:
     """Remount the tmpfs at ``folder`` read-only (root writes through a folder's mode bits,
     not through a read-only mount)."""
     subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+@contextlib.contextmanager
+def read_only_view(source: Path, folder: Path) -> Iterator[Path]:
+    """``source`` seen read-only at ``folder`` (a read-only bind mount: nothing is copied, and
+    nothing written through it reaches ``source``); unmounted afterwards.  Skips as ``tmpfs``
+    does where mounting is not allowed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "--bind", "-o", "ro", str(source), str(folder)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        why = f"cannot bind-mount here: {done.stderr.strip() or done.returncode}"
+        if os.environ.get("CI"):
+            pytest.fail(f"{why} (CI runs as root, where mounting must work)")
+        pytest.skip(why)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
