@@ -99,3 +99,8 @@ class ProblemError(RulebookError):
 
 class SiteError(RulebookError):
     """A fault in the site's sources (bad diagram, broken example)."""
+
+
+class OutputError(RulebookError):
+    """What was to be written could not be: a full disk, a read-only folder (no fault in the
+    input, so a command says it with exit code 2, not the 1 of a fault it found)."""

@@ -63,6 +63,24 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _refuse_lost_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse an option whose value argparse lost: Python 3.11's reads ``--moves=--`` (or
+    ``--moves -- x``) as an empty list, where every command expects one text (exit 2, as for
+    any option without its value)."""
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command_parser = commands.choices[args.command]
+    for action in command_parser._actions:
+        if not action.option_strings or action.nargs is not None:
+            continue
+        value = getattr(args, action.dest, None)
+        if isinstance(action, argparse._AppendAction):
+            lost = isinstance(value, list) and any(isinstance(item, list) for item in value)
+        else:
+            lost = isinstance(value, list)
+        if lost:
+            command_parser.error(f"argument {'/'.join(action.option_strings)}: expected one value")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in arguments if not a.startswith("-")), None)
@@ -77,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
     parser = build_parser(only=only if only is not None else "")
     args = parser.parse_args(arguments)
+    _refuse_lost_values(parser, args)
     module = _load(args.command)
     try:
         code: int = module.run(args)  # type: ignore[attr-defined]
@@ -93,6 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:
+        # a full disk, a read-only folder, a file gone meanwhile: what the system said, and
+        # where, as a command's own input errors are said (each command says most of them
+        # itself, with what it was doing; this is for the rest)
+        where = error.filename2 or error.filename
+        said = f"rulebook {args.command}: {error.strerror or error}"
+        print(said + (f": {where}" if where else ""), file=sys.stderr)
+        return 2
     return code
 
 

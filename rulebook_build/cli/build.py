@@ -4,8 +4,10 @@
 
 Any warning (a broken link or anchor, a bad diagram block, an illegal example move) fails
 the build: the problems are printed as ``file:line:column: message`` and the exit code is 1;
-the previous site in DIR is left as it was.  Set ``SOURCE_DATE_EPOCH`` for byte-identical
-builds across checkouts (by default the newest source file's time is used).
+the previous site in DIR is left as it was.  A site that cannot be written (a full disk, a
+read-only folder or cache) exits 2 with the reason, and the previous site stays too.  Set
+``SOURCE_DATE_EPOCH`` for byte-identical builds across checkouts (by default the newest source
+file's time is used).
 
 Every rulebook page is also printed to a PDF beside it and linked from the page, where
 WeasyPrint and Pango (the ``pdf`` extra) are installed: a federation that builds its site
@@ -20,7 +22,7 @@ import argparse
 import sys
 
 from rulebook_build.cli.options import existing_file, folder_to_write
-from rulebook_build.errors import RulebookError
+from rulebook_build.errors import OutputError, RulebookError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     config = args.config if args.config is not None else find_config()
     try:
         report = build_site(config, args.out, verbose=args.verbose, pdf=make_pdf)
+    except OutputError as error:  # the disk, not the sources: exit 2
+        print(f"rulebook build: {error}", file=sys.stderr)
+        return 2
     except RulebookError as error:
         print(f"rulebook build: {error.message}", file=sys.stderr)
         return 1

@@ -61,9 +61,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import resource
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -78,6 +80,14 @@ from rulebook_build.cachedir import (
     use_cache_argument,
 )
 from rulebook_build.cli.cluster import connect
+from rulebook_build.cli.options import (
+    MAX_JOBS,
+    existing_folder,
+    folder_to_write,
+    jobs_default,
+    scheduler_address,
+    whole_number,
+)
 from rulebook_build.engine import (
     CACHED_RULES_PIECES,
     SLICED_PAIRS,
@@ -118,20 +128,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pieces",
-        type=int,
+        type=whole_number(2, 6),
         default=4,
-        help="every class of up to N pieces (default 4; 5, and 6 for the endings of four "
+        help="every class of up to N pieces, 2 to 6 (default 4; 5, and 6 for the endings of four "
         "pieces against two with kings, for International with a C compiler)",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
-        default=machine_cores(),
-        help="pairs of classes built at once, each in its own process, and processes that "
-        f"share a 6-piece build (default: this machine's cores, now {machine_cores()})",
+        type=whole_number(1, MAX_JOBS),
+        default=jobs_default(),
+        help=f"pairs of classes built at once, 1 to {MAX_JOBS}, each in its own process, and "
+        f"processes that share a 6-piece build (at most {binaries.MAX_SLICE_JOBS}: the compiled "
+        f"builder's limit) (default: this machine's cores, now {machine_cores()}, at most "
+        f"{MAX_JOBS})",
     )
     parser.add_argument(
         "--cluster",
+        type=scheduler_address,
         metavar="tcp://HOST:PORT",
         help="build the pairs of classes on a Dask distributed cluster (its scheduler's "
         "address); the workers must have this project installed and share the cache folder "
@@ -148,11 +161,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--export",
+        type=folder_to_write,
         metavar="DIR",
         help="copy the cached tables of the variant (both kinds) into DIR, to hand to others",
     )
     parser.add_argument(
         "--install",
+        type=existing_folder,
         metavar="DIR",
         help="copy the tables of DIR (from --export) into the cache, each one checked against "
         "its checksum and the rules it was built for; the others are refused and named",
@@ -169,7 +184,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="check the cached tables instead of building: every file against its checksum, "
         "every entry of the pure tables of up to --pieces pieces against its successors",
     )
-    add_cache_argument(parser)
+    add_cache_argument(parser, folder_to_write)
 
 
 def describe(material: Material) -> str:
@@ -189,10 +204,6 @@ def describe(material: Material) -> str:
 
 def run(args: argparse.Namespace) -> int:
     use_cache_argument(args)
-    if not 2 <= args.pieces <= 6:
-        raise RulebookError(f"--pieces must be 2, 3, 4, 5 or 6, not {args.pieces}")
-    if not 1 <= args.jobs <= 64:
-        raise RulebookError(f"--jobs must be 1 to 64, not {args.jobs}")
     variant = find_variant(args.variant)
     if args.list or args.verify or args.prune or args.export or args.install:
         return _look_after(variant, args)
@@ -285,6 +296,9 @@ def build_tables(
     sliced = list(SLICED_PAIRS) if requested == 6 else []
     counted = kinds[1]
     missing = [(kind, m) for kind in kinds for m in classes if not kind.in_cache(m)]
+    if missing:
+        for kind in kinds:
+            writable(kind.folder())
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     packed_only = [m for m in classes if sum(m) == 5 and not counted.path(m).is_file()]
     if missing_sliced and any(counted.compact_path(m).is_file() for m in packed_only):
@@ -355,6 +369,22 @@ def build_tables(
             seconds += kind.prepare_missing(classes, one)
     if bar is not None:
         bar.close()
+    unwritten = [(kind, m) for kind, m in missing if not kind.in_cache(m)]
+    if unwritten:
+        kind, material = unwritten[0]
+        raise RulebookError(
+            f"{len(unwritten)} tables were built but not written, {describe(material)} "
+            f"({kind.semantics}) first: {_room(kind.folder(), 2 * kind.size(material))}",
+            source=str(kind.folder()),
+        )
+    if missing_sliced and jobs > binaries.MAX_SLICE_JOBS:
+        print(
+            f"  the 6-piece pairs are built by {binaries.MAX_SLICE_JOBS} processes each, not "
+            f"{jobs}: the compiled builder shares a pair's slices among "
+            f"{binaries.MAX_SLICE_JOBS} at most",
+            file=sys.stderr,
+            flush=True,
+        )
     for material in missing_sliced:
         print(
             f"  building {describe(material)} with its partner, rules, by slices "
@@ -384,6 +414,36 @@ def build_tables(
         + ")",
         file=sys.stderr,
     )
+
+
+def writable(folder: Path) -> None:
+    """Raise a clear ``RulebookError`` unless tables can be written into ``folder`` (made if
+    missing): a read-only cache, or one on a full disk, is said before any build starts."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        raise RulebookError(
+            f"cannot write tables here: {error.strerror or error}; give --cache-dir a "
+            "folder that can be written, or make room",
+            source=str(folder),
+        ) from None
+
+
+def _room(folder: Path, needed: int) -> str:
+    """What the disk of ``folder`` has left, beside the ``needed`` bytes of a table, to say why
+    it was not written."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError as error:
+        return f"its folder cannot be read ({error.strerror or error})"
+    said = f"{free:,} bytes free there, {needed:,} needed"
+    if free < needed:
+        said += " (the disk is full: make room there, or write to another folder)"
+    return said
 
 
 def _cpu_seconds() -> float:
@@ -439,7 +499,15 @@ def _pack(
             if not all(path.is_file() for path in paths):
                 return None  # packed by another process meanwhile
             before = sum(path.stat().st_size for path in paths)
-            after = tables.pack(material)
+            try:
+                after = tables.pack(material)
+            except OSError as error:  # the built files stay: nothing is lost
+                raise RulebookError(
+                    f"cannot write the compact file of {describe(material)}: "
+                    f"{error.strerror or error} ({_room(paths[0].parent, before // 4)}); "
+                    "its built files are kept",
+                    source=str(tables.pure.compact_path(material)),
+                ) from None
             for path in paths:  # the compact file is whole and checked: the built ones may go
                 path.unlink()
                 path.with_name(path.name + tablefile.STAMP).unlink(missing_ok=True)
@@ -475,16 +543,24 @@ def _side_by_side(
     during the run costs its pair a rerun elsewhere (a build holds its pair's lock and writes
     whole files only).  The seconds it all took."""
     started = time.perf_counter()
+    # one task a pair and kind: a class and its partner are built together
+    tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
+    levels = build_levels([m for _, m in tasks.values()])
     with contextlib.ExitStack() as stack:
         submit: Callable[..., _Pending]
         if cluster:
             submit = _cluster_submit(stack, cluster)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs, **pool_options()))
+            # no more processes than the widest level has tasks: a machine of many cores
+            # does not start a hundred processes for a level of ten pairs
+            widths = [
+                sum(pair_name(m) in {pair_name(x) for x in level} for _, m in tasks.values())
+                for level in levels
+            ]
+            workers = max(1, min(jobs, max(widths, default=1)))
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, **pool_options()))
             submit = pool.submit
-        # one task a pair and kind: a class and its partner are built together
-        tasks = {(id(kind), pair_name(m)): (kind, m) for kind, m in missing}
-        for level in build_levels([m for _, m in tasks.values()]):
+        for level in levels:
             pairs = {pair_name(m) for m in level}
             running = [
                 (kind, material, submit(build_class, *_task(kind, material)))
@@ -494,10 +570,17 @@ def _side_by_side(
             for kind, material, future in running:
                 took = future.result()
                 if not kind.in_cache(material):
+                    why = (
+                        "do the workers share this cache folder and run this version of the "
+                        f"project? ({_room(kind.folder(), 2 * kind.size(material))})"
+                        if cluster
+                        else "it could not be written: "
+                        + _room(kind.folder(), 2 * kind.size(material))
+                    )
                     raise RulebookError(
-                        f"{describe(material)} ({kind.semantics}) is not in {kind.folder()} "
-                        "after its build: do the workers share this cache folder and run this "
-                        "version of the project?"
+                        f"{describe(material)} ({kind.semantics}) is not in this folder after "
+                        f"its build: {why}",
+                        source=str(kind.folder()),
                     )
                 built(material, took, kind)
             if after_level is not None:
@@ -551,6 +634,13 @@ def _export(kinds: list[EndgameTables], target: Path) -> int:
             except tablefile.DamagedTable as damage:
                 print(f"damaged, not exported: {damage}", file=sys.stderr)
                 faults += 1
+            except OSError as error:  # each copy is whole or absent (a rename at its end)
+                raise RulebookError(
+                    f"cannot export {path.name}: {error.strerror or error} "
+                    f"({_room(destination, path.stat().st_size)}); the tables copied before it "
+                    "are whole",
+                    source=str(destination),
+                ) from None
         packed = sum(path.suffix == compact.SUFFIX for path in files)
         what = f"{len(files) - packed} tables" + (f" and {packed} compact ones" if packed else "")
         print(f"{kind.semantics}: {what} into {destination}", flush=True)
@@ -568,8 +658,14 @@ def _prune(kinds: list[EndgameTables]) -> int:
         if not folder.is_dir() or not kinds[0].is_table_folder(folder) or folder.name in current:
             continue
         size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
-        shutil.rmtree(folder)
-        lock_file(folder).unlink(missing_ok=True)
+        try:
+            shutil.rmtree(folder)
+            lock_file(folder).unlink(missing_ok=True)
+        except OSError as error:
+            raise RulebookError(
+                f"cannot delete {folder.name}: {error.strerror or error}",
+                source=str(folder.parent),
+            ) from None
         shutil.rmtree(locks_folder(folder), ignore_errors=True)
         print(f"deleted {folder} ({size / 1e9:.2f} GB)", flush=True)
         freed += size

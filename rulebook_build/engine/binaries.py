@@ -217,9 +217,14 @@ def build_pair(
                 on_line(last)
         status = process.wait()
     if status != 0:
+        try:
+            free = f" ({shutil.disk_usage(folder).free / 1e6:,.1f} MB free in {folder})"
+        except OSError:
+            free = ""
         raise RulebookError(
-            f"the endgame table builder failed on {material}: {last or f'exit status {status}'}",
-            source=str(SOURCE),
+            f"the endgame table builder failed on {material}: "
+            f"{last or f'exit status {status}'}{free}",
+            source=str(folder if "cannot write" in last else SOURCE),
         )
 
 

@@ -6,7 +6,10 @@ as they come, the located ones as ``file:line:column: message``; a failure raise
 :class:`SiteError` instead of a traceback.
 
 The site is built into a temporary folder next to the output folder and moved into place
-only when the build succeeded: a failed build leaves the previous site as it was.
+only when the build succeeded: a failed build leaves the previous site as it was.  So does a
+build that cannot write (a full disk, a read-only folder): it raises :class:`OutputError`, and
+the temporary folder is removed.  The previous site is renamed aside before the new one takes
+its name, and removed only then, so that no moment leaves the output folder half-deleted.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
-from rulebook_build.errors import RulebookError, SiteError
+from rulebook_build.errors import OutputError, RulebookError, SiteError
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +102,11 @@ def build_site(
     docs = Path(config.docs_dir).resolve()
     if target == docs or docs in target.parents or target in (docs, *docs.parents):
         raise SiteError(f"the output folder {target} would overwrite the sources")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    except OSError as error:
+        raise _cannot_write(target, error) from None
     config.site_dir = str(staging)
 
     logger = logging.getLogger("mkdocs")
@@ -118,6 +124,13 @@ def build_site(
         raise SiteError(
             f"the site was not built{detail}: {error}", source="rulebook build"
         ) from None
+    except OSError as error:  # a full disk, a read-only folder or cache
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _cannot_write(target, error) from None
+    except OutputError as error:  # the same, said by the plugin
+        shutil.rmtree(staging, ignore_errors=True)
+        error.message += "; the site was not built, the previous one is left as it was"
+        raise
     except RulebookError as error:
         # a fault of the sources that reached past the plugin's own reporting: printed like
         # the others (located), and counted with them
@@ -135,9 +148,37 @@ def build_site(
         logger.removeHandler(printer)
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
-    staging.chmod(0o755)
-    if target.exists():
-        shutil.rmtree(target)
-    staging.rename(target)
+    _put_in_place(staging, target)
     pages = sum(1 for _ in target.rglob("*.html"))
     return BuildReport(target, pages, time.monotonic() - started, printer.problems)
+
+
+def _put_in_place(staging: Path, target: Path) -> None:
+    """The built site ``staging`` becomes ``target``: the previous site is renamed aside, the
+    new one takes its name, and the previous one is removed last (renames in one folder need no
+    room on the disk).  On a failure the previous site is put back and ``staging`` removed."""
+    aside = target.with_name(f"{staging.name}-previous")
+    try:
+        staging.chmod(0o755)
+        if target.exists():
+            target.rename(aside)
+        try:
+            staging.rename(target)
+        except OSError:
+            if aside.exists():
+                aside.rename(target)
+            raise
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _cannot_write(target, error) from None
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _cannot_write(target: Path, error: OSError) -> OutputError:
+    written = error.filename2 or error.filename  # a copy's error names its source first
+    where = f" ({written})" if written else ""
+    return OutputError(
+        f"the site could not be written: {error.strerror or error}{where}; the previous site "
+        "is left as it was",
+        source=str(target),
+    )

@@ -11,6 +11,7 @@ are added by :mod:`.problem_pages`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Callable
@@ -18,11 +19,10 @@ from pathlib import Path
 from typing import Final
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from rulebook_build.engine import BLOCKS, PAGES, default_cache_dir, wasm_build
-from rulebook_build.errors import RulebookError
+from rulebook_build.errors import OutputError, RulebookError
 from rulebook_build.site.checker_page import (
     BUNDLE_DEST,
     PYODIDE_DEST,
@@ -58,19 +58,25 @@ def write_if_changed(path: Path, text: str) -> None:
 
 
 def write_bytes_if_changed(path: Path, data: bytes) -> None:
-    """Write ``path`` whole (a temporary file, then a rename) unless it holds ``data``."""
+    """Write ``path`` whole (a temporary file, then a rename) unless it holds ``data``; a folder
+    that cannot be written (a full disk, a read-only cache) raises ``OutputError``, which stops
+    the build with exit 2, and leaves no temporary file."""
     try:
         if path.read_bytes() == data:
             return
     except OSError:
         pass
+    temporary = path.with_suffix(".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
         temporary.write_bytes(data)
         os.replace(temporary, path)
     except OSError as error:
-        raise PluginError(f"rulebook: cannot write {path}: {error}") from error
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise OutputError(
+            f"cannot write {error.filename or path}: {error.strerror or error}", source=str(path)
+        ) from None
 
 
 def link_page_assets(config: MkDocsConfig) -> None:

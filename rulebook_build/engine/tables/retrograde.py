@@ -342,13 +342,21 @@ def _build_native(store: TableStore, program: Path, members: list[Material]) -> 
             if target not in members and not store.path(target).is_file():
                 return None  # e.g. a read-only cache: the Python builder needs no files
     started = time.perf_counter()
-    binaries.build_pair(
-        program,
-        folder,
-        members[0],
-        rules=store.semantics == "rules",
-        frisian=store.variant.name == "frisian",
-    )
+    try:
+        binaries.build_pair(
+            program,
+            folder,
+            members[0],
+            rules=store.semantics == "rules",
+            frisian=store.variant.name == "frisian",
+        )
+    except BaseException:
+        # a failed build (a full disk) may have written one member's values, or part of
+        # them: nothing is left for a later run to take for a table
+        for member in members:
+            for suffix in (".body", ".body.part"):
+                (folder / f"{material_name(member)}{suffix}").unlink(missing_ok=True)
+        raise
     seconds = time.perf_counter() - started
     kept = {}
     for member in members:
@@ -424,7 +432,8 @@ def build_by_slices(
     jobs: int,
 ) -> float:
     """Build a class pair with the compiled ``program`` one configuration of the men at a time
-    (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; the seconds it took."""
+    (``tablebuild ... slices``), see ``EndgameTables.build_by_slices``; ``jobs`` processes share
+    it, ``binaries.MAX_SLICE_JOBS`` at most.  The seconds it took."""
     a, b, c, d = material
     partner = (c, d, a, b)
     if partner == material:
@@ -468,7 +477,7 @@ def build_by_slices(
             rules=store.semantics == "rules",
             frisian=store.variant.name == "frisian",
             slices=True,
-            jobs=jobs,
+            jobs=max(1, min(jobs, binaries.MAX_SLICE_JOBS)),
         )
         for member, size in zip(members, sizes, strict=True):
             _install_body(store, member, size)
