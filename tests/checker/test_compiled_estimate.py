@@ -68,3 +68,13 @@ def test_a_count_rule_settles_a_node_whatever_the_estimate(
     assert drawn.estimate == (INFINITY, 0)
     answer = prover.solve(state(KINGS), clocks(KING_ONLY_PLIES), seconds=120.0, node_limit=1_000)
     assert answer.verdict == "refuted"
+
+
+def test_the_estimate_weighs_the_static_evaluation_not_the_material_alone(
+    prover: binaries.NativeProver,
+) -> None:
+    # three men each, but White's man on 11 runs to the crown and nothing can stop it: the
+    # evaluation counts it nearly a king, so refuting White is harder than the moves alone say
+    report = prover.describe(state("W:W11,46,47:B31,32,33"), clocks())
+    assert report.estimate[0] == 1
+    assert report.estimate[1] > 10 * len(report.children)
