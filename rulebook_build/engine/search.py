@@ -53,7 +53,8 @@ UNLIKELY: Final = 32
 # of PWCP-2 and Cat.D1 (settled of each: without it 1 and 5; weight 4: 4; 8: 4 and 8; 16: 5 and
 # 7; 32: 4; 64: 3), and on the composers' keys of all 106 problems whose key wins: proved with
 # it as without (306,000 nodes in all, 208,000 without).  It orders the search only: no value
-# a proof or refutation rests on changes.
+# a proof or refutation rests on changes.  The compiled search can weigh the balance of its static
+# evaluation instead (native/prover.c ESTIMATE 1); measured, and not taken.
 MATERIAL_WEIGHT: Final = 16
 KING_MEN: Final = 3
 Verdict = Literal["proved", "refuted", "undecided"]

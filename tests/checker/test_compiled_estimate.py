@@ -7,6 +7,9 @@ a rule or a table settles the node, else the estimate, both numbers at least 1 a
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from rulebook_build.engine import binaries
@@ -68,3 +71,30 @@ def test_a_count_rule_settles_a_node_whatever_the_estimate(
     assert drawn.estimate == (INFINITY, 0)
     answer = prover.solve(state(KINGS), clocks(KING_ONLY_PLIES), seconds=120.0, node_limit=1_000)
     assert answer.verdict == "refuted"
+
+
+def evaluating(prover: binaries.NativeProver, folder: Path) -> binaries.NativeProver:
+    """The search compiled with ESTIMATE 1: its first estimate by the static evaluation."""
+    program = folder / "prover-evaluating"
+    command = [binaries.compiler() or "cc", *binaries.FLAGS, "-DESTIMATE=1", "-o", str(program)]
+    subprocess.run([*command, str(binaries.PROVER_SOURCE)], check=True)
+    return binaries.NativeProver(program, prover.pure_dir, prover.rules_dir, variant=INTERNATIONAL)
+
+
+def test_the_evaluating_estimate_weighs_the_evaluation_not_the_material_alone(
+    prover: binaries.NativeProver, tmp_path: Path
+) -> None:
+    # three men each, but White's man on 11 runs to the crown and nothing can stop it: the
+    # evaluation counts it nearly a king, so refuting White is harder than the moves alone say;
+    # the material alone (the default) counts the moves only
+    runaway = state("W:W11,46,47:B31,32,33")
+    by_material = prover.describe(runaway, clocks())
+    assert by_material.estimate == (1, len(by_material.children))
+    report = evaluating(prover, tmp_path).describe(runaway, clocks())
+    assert report.estimate[0] == 1
+    assert report.estimate[1] > 10 * len(report.children)
+    # and it settles nothing by itself either
+    ahead = evaluating(prover, tmp_path).solve(
+        state(AHEAD), clocks(), seconds=120.0, node_limit=1_000
+    )
+    assert ahead.verdict == "undecided"

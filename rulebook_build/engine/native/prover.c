@@ -3,7 +3,9 @@
  *
  * The same search as ../search.py (depth-first proof-number search with the 1+epsilon trick, a
  * node being the position with the count clocks of ../../rules/drawrules.py, the same leaves:
- * no legal move, a count rule, the endgame tables), made about a hundred times faster so that
+ * no legal move, a count rule, the endgame tables; ESTIMATE below may weigh its first estimate
+ * of a new node by opinion.h's static evaluation instead of the material), made about a hundred
+ * times faster so that
  * problems whose proof needs tens of millions of nodes can be settled.  Its answer is not taken
  * on trust: with "proved" or "refuted" it prints the proof itself, one choice per node where a
  * single move suffices, and the Python checker (native_proof.py) walks that tree with the Python
@@ -655,9 +657,14 @@ static int counted_win(int16_t counted, const node *n) {
     return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
 }
 
+/* The balance of the first estimate.  0: the material, as search.py counts it; 1: opinion.h's
+ * static evaluation (df-pn+: at 5 million nodes it settles 13 of the 48 second keys of
+ * benchmarks/data/open-keys.json in 216.9 million nodes, the material 12 in 219.1 million, but
+ * the stored verdicts judged with it lose a correct grade, Cat.D1 44, for the one they gain,
+ * PWCP-2 A12); +2: after the captures the side to move must make (QUIET_PLIES deep: 9 of the 12
+ * the material settles).  benchmarks/README.md, "Refutations". */
 #ifndef ESTIMATE /* benchmarks/refutations.py compiles the others to compare */
-#define ESTIMATE 0 /* 0: by material, as search.py; +1: by opinion.h's static evaluation;
-                    * +2: after the captures the side to move must make (QUIET_PLIES) */
+#define ESTIMATE 0
 #endif
 #define QUIET_PLIES 6
 static int op_balance(const node *n); /* opinion.h */
