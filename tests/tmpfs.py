@@ -17,17 +17,13 @@ import pytest
 
 
 @contextlib.contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    """``folder`` as the mount point of a tmpfs of ``size`` (``mount``'s units: ``300k``),
-    unmounted afterwards."""
+def _mounted(command: list[str], folder: Path, what: str) -> Iterator[Path]:
+    """``folder`` with ``mount``'s ``command`` (its last argument) mounted on it, unmounted
+    afterwards; skips where mounting is not allowed, fails under CI."""
     folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(folder)],
-        capture_output=True,
-        text=True,
-    )
+    done = subprocess.run(["mount", *command, str(folder)], capture_output=True, text=True)
     if done.returncode != 0:
-        why = f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}"
+        why = f"cannot {what} here: {done.stderr.strip() or done.returncode}"
         if os.environ.get("CI"):
             pytest.fail(f"{why} (CI runs as root, where mounting must work)")
         pytest.skip(why)
@@ -35,6 +31,14 @@ def tmpfs(folder: Path, size: str) -> Iterator[Path]:
         yield folder
     finally:
         subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def tmpfs(folder: Path, size: str) -> contextlib.AbstractContextManager[Path]:
+    """``folder`` as the mount point of a tmpfs of ``size`` (``mount``'s units: ``300k``),
+    unmounted afterwards."""
+    return _mounted(
+        ["-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs"], folder, "mount a tmpfs"
+    )
 
 
 def make_read_only(folder: Path) -> None:
@@ -43,21 +47,8 @@ def make_read_only(folder: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
 
 
-@contextlib.contextmanager
-def read_only_view(source: Path, folder: Path) -> Iterator[Path]:
+def read_only_view(source: Path, folder: Path) -> contextlib.AbstractContextManager[Path]:
     """``source`` seen read-only at ``folder`` (a read-only bind mount: nothing is copied, and
     nothing written through it reaches ``source``); unmounted afterwards.  Skips as ``tmpfs``
     does where mounting is not allowed."""
-    folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        ["mount", "--bind", "-o", "ro", str(source), str(folder)], capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        why = f"cannot bind-mount here: {done.stderr.strip() or done.returncode}"
-        if os.environ.get("CI"):
-            pytest.fail(f"{why} (CI runs as root, where mounting must work)")
-        pytest.skip(why)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
+    return _mounted(["--bind", "-o", "ro", str(source)], folder, "bind-mount")
