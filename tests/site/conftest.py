@@ -147,9 +147,11 @@ def tiny_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 
 def rulebook_build(root: Path, out: Path) -> Site:
-    """``rulebook build --out`` on the project at ``root``."""
+    """``rulebook build --no-pdf --out`` on the project at ``root`` (the PDFs, which
+    ``rulebook build`` makes by default where WeasyPrint can print, have tests of their own in
+    ``test_pdf.py`` and would add a minute to every run's shared site)."""
     result = subprocess.run(
-        [sys.executable, "-m", "rulebook_build.cli", "build", "--out", str(out)],
+        [sys.executable, "-m", "rulebook_build.cli", "build", "--no-pdf", "--out", str(out)],
         cwd=root,
         capture_output=True,
         text=True,
