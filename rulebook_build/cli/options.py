@@ -21,6 +21,7 @@ import argparse
 import math
 import os
 import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
@@ -109,26 +110,25 @@ def _stat(path: Path, text: str) -> os.stat_result | None:
         raise argparse.ArgumentTypeError(f"{_shown(text)}: {reason}") from None
 
 
-def existing_file(text: str) -> Path:
-    """A file that is there (not a folder)."""
+def _existing(text: str, kind: str, other: str, wanted: Callable[[int], bool]) -> Path:
+    """A path that is there and of ``kind`` (its mode passes ``wanted``), read with one stat."""
     path = _path(text)
     status = _stat(path, text)
     if status is None:
-        raise argparse.ArgumentTypeError(f"no such file: {_shown(text)}")
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"must be a file, and {_shown(text)} is a folder")
+        raise argparse.ArgumentTypeError(f"no such {kind}: {_shown(text)}")
+    if not wanted(status.st_mode):
+        raise argparse.ArgumentTypeError(f"must be a {kind}, and {_shown(text)} is a {other}")
     return path
+
+
+def existing_file(text: str) -> Path:
+    """A file that is there (not a folder)."""
+    return _existing(text, "file", "folder", stat.S_ISREG)
 
 
 def existing_folder(text: str) -> Path:
     """A folder that is there."""
-    path = _path(text)
-    status = _stat(path, text)
-    if status is None:
-        raise argparse.ArgumentTypeError(f"no such folder: {_shown(text)}")
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"must be a folder, and {_shown(text)} is a file")
-    return path
+    return _existing(text, "folder", "file", stat.S_ISDIR)
 
 
 def existing_path(text: str) -> Path:
