@@ -55,10 +55,10 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from rulebook_build.checker import problem_digest
 from rulebook_build.errors import SiteError
@@ -330,6 +330,25 @@ def _suggest(word: str, known: Iterable[str], *, listed: bool = True) -> str:
     return f" (known: {', '.join(known)})" if listed else ""
 
 
+def _entry_tables(
+    data: dict[str, Any], name: str, keys: Iterable[str], top: _Table
+) -> Iterator[tuple[_Table, dict[str, Any]]]:
+    """Each ``[[name]]`` table of ``collection.toml`` (``[[claims]]``, ``[[awards]]``), with
+    the table to name in a message: refused unless it is a table of ``keys`` naming its
+    ``entry``."""
+    found = data.get(name, [])
+    if not isinstance(found, list):
+        raise top.error(f"'{name}' must be a list of [[{name}]] tables", name)
+    for number, item in enumerate(found, start=1):
+        table = _Table(top.path, top.text, name, number)
+        if not isinstance(item, dict):
+            raise table.error(f"each [[{name}]] must be a table ({table})")
+        table.unknown(item, keys)
+        if "entry" not in item:
+            raise table.error(f"[[{name}]] {number} needs an 'entry'")
+        yield table, item
+
+
 def read_collection(folder: Path) -> Collection:
     """One collection folder: its metadata and every problem of its files.  Every fault of
     ``collection.toml`` is one :class:`SiteError` naming the file (and the line), the table
@@ -375,16 +394,7 @@ def read_collection(folder: Path) -> Collection:
             table = _Table(where, text, "points")
             raise table.error(f"{name!r} {table} must be a number, not {value!r}", name)
     collection.points = {str(k): float(v) for k, v in points.items()}
-    claims = data.get("claims", [])
-    if not isinstance(claims, list):
-        raise top.error("'claims' must be a list of [[claims]] tables", "claims")
-    for number, claim in enumerate(claims, start=1):
-        table = _Table(where, text, "claims", number)
-        if not isinstance(claim, dict):
-            raise table.error(f"each [[claims]] must be a table ({table})")
-        table.unknown(claim, CLAIM_KEYS)
-        if "entry" not in claim:
-            raise table.error(f"[[claims]] {number} needs an 'entry'")
+    for table, claim in _entry_tables(data, "claims", CLAIM_KEYS, top):
         collection.claims.append(
             Claim(
                 entry=str(claim["entry"]),
@@ -394,16 +404,7 @@ def read_collection(folder: Path) -> Collection:
                 text=table.text_of(claim, "text"),
             )
         )
-    awards = data.get("awards", [])
-    if not isinstance(awards, list):
-        raise top.error("'awards' must be a list of [[awards]] tables", "awards")
-    for number, found in enumerate(awards, start=1):
-        table = _Table(where, text, "awards", number)
-        if not isinstance(found, dict):
-            raise table.error(f"each [[awards]] must be a table ({table})")
-        table.unknown(found, AWARD_KEYS)
-        if "entry" not in found:
-            raise table.error(f"[[awards]] {number} needs an 'entry'")
+    for table, found in _entry_tables(data, "awards", AWARD_KEYS, top):
         rank = found.get("rank")
         if rank is not None and (not isinstance(rank, int) or isinstance(rank, bool) or rank < 1):
             raise table.error(f"'rank' {table} must be a whole number from 1", "rank")
