@@ -394,25 +394,32 @@ class NativeProver:
         )
         if done.returncode != 0:
             raise RulebookError(f"the compiled search failed: {done.stderr.strip()}")
-        values: dict[str, int | None] = {}
-        draw = False
-        estimate = (0, 0)
-        children: list[tuple[int, ...]] = []
-        for line in done.stdout.splitlines():
-            word, _, rest = line.partition(" ")
-            if word in ("pure", "rules"):
-                values[word] = None if rest == "none" else int(rest)
-            elif word == "draw":
-                draw = rest == "1"
-            elif word == "estimate":
-                proof, disproof = rest.split()
-                estimate = (int(proof), int(disproof))
-            elif word == "child":
-                fields = rest.split()
-                children.append(
-                    (*(int(x, 16) for x in fields[:4]), *(int(x) for x in fields[4].split("/")))
-                )
-        return NodeReport(values["pure"], values["rules"], draw, estimate, sorted(children))
+        return _parse_report(done.stdout)
+
+
+def _parse_report(text: str) -> NodeReport:
+    """A ``moves`` answer (``NativeProver.describe``, ``ProverSession.describe``)."""
+    values: dict[str, int | None] = {}
+    draw = False
+    estimate = (0, 0)
+    children: list[tuple[int, ...]] = []
+    for line in text.splitlines():
+        word, _, rest = line.partition(" ")
+        if word in ("pure", "rules"):
+            values[word] = None if rest == "none" else int(rest)
+        elif word == "draw":
+            draw = rest == "1"
+        elif word == "estimate":
+            proof, disproof = rest.split()
+            estimate = (int(proof), int(disproof))
+        elif word == "child":
+            fields = rest.split()
+            children.append(
+                (*(int(x, 16) for x in fields[:4]), *(int(x) for x in fields[4].split("/")))
+            )
+        elif word == "error":
+            raise RulebookError(f"the compiled search failed: {rest}")
+    return NodeReport(values["pure"], values["rules"], draw, estimate, sorted(children))
 
 
 SESSION_FROM_SECONDS: Final = 0.05
@@ -481,6 +488,17 @@ class ProverSession:
             self.close()
             return EngineAnswer(0, 0, 0, (), self._broken)
         return _parse_opinion(answer)
+
+    def describe(self, state: State, clocks: DrawClocks) -> NodeReport:
+        """As ``NativeProver.describe``, asked of this session's process: the tests that
+        compare many nodes with the Python engine start one process, not one a node.  It
+        leaves the proof tables as they were."""
+        request = " ".join(["moves", *self.prover._node(state, clocks)])
+        try:
+            answer = self._exchange(request)
+        except OSError as error:
+            raise RulebookError(f"the compiled search failed: {error}") from error
+        return _parse_report(answer)
 
     def _exchange(self, request: str) -> str:
         """Send one request line, return the answer up to its ``end`` line; ``OSError`` when

@@ -104,7 +104,9 @@ def python_view(variant: Variant, tables: CheckerTables, state: State, clocks: D
     return View(tables.probe(state), tables.probe_rules(state), draw, sorted(children))
 
 
-def compiled_view(prover: binaries.NativeProver, state: State, clocks: DrawClocks) -> View:
+def compiled_view(
+    prover: binaries.NativeProver | binaries.ProverSession, state: State, clocks: DrawClocks
+) -> View:
     report = prover.describe(state, clocks)
     pure = None if report.pure is None else outcome_of(report.pure)
     rules = None if report.rules is None else outcome_of(report.rules)
@@ -128,28 +130,39 @@ def compare(
 ) -> Comparison:
     """``count`` random nodes through both; each difference as a line for people."""
     found = Comparison()
-    for _ in range(count):
-        state, clocks = random_node(variant, rng)
-        python = python_view(variant, tables, state, clocks)
-        compiled = compiled_view(prover, state, clocks)
-        found.nodes += 1
-        found.seen["table value"] += python.pure is not None
-        found.seen["count rule draws"] += python.draw
-        found.seen["children"] += len(python.children)
-        found.seen["captures"] += bool(python.children) and bool(generate(variant, state)[0][2])
-        fields = binaries.node_fields(variant, state, clocks)
-        if variant.max_consecutive_king_moves is not None:
-            counting = bool(fields[1] or fields[3])
-            found.seen["a run counts"] += counting
-            found.seen["table value with a run"] += counting and python.pure is not None
-            found.seen["a king held back"] += max(fields[1], fields[3]) >= 3
-            found.seen["two kings against one"] += fields[5] != 0
-        if compiled != python or len(set(compiled.children)) != len(compiled.children):
-            only_c = sorted(set(compiled.children) - set(python.children))
-            only_py = sorted(set(python.children) - set(compiled.children))
-            found.differences.append(
-                f"{state} {clocks}: compiled {compiled.pure} {compiled.rules} draw "
-                f"{compiled.draw}, Python {python.pure} {python.rules} draw {python.draw}; "
-                f"children only compiled {only_c}, only Python {only_py}"
-            )
+    with prover.session(0.0) as session:  # one process for every node
+        for _ in range(count):
+            _compare_one(variant, tables, session, rng, found)
     return found
+
+
+def _compare_one(
+    variant: Variant,
+    tables: CheckerTables,
+    session: binaries.ProverSession,
+    rng: random.Random,
+    found: Comparison,
+) -> None:
+    state, clocks = random_node(variant, rng)
+    python = python_view(variant, tables, state, clocks)
+    compiled = compiled_view(session, state, clocks)
+    found.nodes += 1
+    found.seen["table value"] += python.pure is not None
+    found.seen["count rule draws"] += python.draw
+    found.seen["children"] += len(python.children)
+    found.seen["captures"] += bool(python.children) and bool(generate(variant, state)[0][2])
+    fields = binaries.node_fields(variant, state, clocks)
+    if variant.max_consecutive_king_moves is not None:
+        counting = bool(fields[1] or fields[3])
+        found.seen["a run counts"] += counting
+        found.seen["table value with a run"] += counting and python.pure is not None
+        found.seen["a king held back"] += max(fields[1], fields[3]) >= 3
+        found.seen["two kings against one"] += fields[5] != 0
+    if compiled != python or len(set(compiled.children)) != len(compiled.children):
+        only_c = sorted(set(compiled.children) - set(python.children))
+        only_py = sorted(set(python.children) - set(compiled.children))
+        found.differences.append(
+            f"{state} {clocks}: compiled {compiled.pure} {compiled.rules} draw "
+            f"{compiled.draw}, Python {python.pure} {python.rules} draw {python.draw}; "
+            f"children only compiled {only_c}, only Python {only_py}"
+        )

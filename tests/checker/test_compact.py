@@ -131,6 +131,8 @@ def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Pat
     assert prover is not None and reference is not None
     rng = random.Random(20261125)
     covered = from_packed = 0
+    # one process each for every node (prover moves, as a session's request)
+    asked, answering = prover.session(0.0), reference.session(0.0)
     for _ in range(300):
         state, clocks = random_node(variant, rng)
         pure, rules = built.probe(state), built.probe_rules(state)
@@ -145,12 +147,14 @@ def test_compact_tables_answer_as_the_built_ones(variant: Variant, tmp_path: Pat
         assert as_counted(counted.plies if counted.result != "draw" else -1) == as_counted(
             rules.plies if rules.result != "draw" else -1
         )
-        report, expected = prover.describe(state, clocks), reference.describe(state, clocks)
+        report, expected = asked.describe(state, clocks), answering.describe(state, clocks)
         assert report.pure is not None and report.rules is not None
         assert expected.pure is not None and expected.rules is not None
         assert outcome_of(report.pure).result == outcome_of(expected.pure).result
         assert as_counted(report.rules) == as_counted(expected.rules)
         assert report.children == expected.children
+    asked.close()
+    answering.close()
     assert covered > 30 and from_packed > 10
 
 

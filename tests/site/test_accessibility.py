@@ -130,11 +130,22 @@ def test_axe_finds_no_wcag_violation_in_the_dark_scheme(
     assert found == [], "\n".join(found)
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+def at_both_widths(page: Any) -> list[str]:
+    """axe's violations on a page as it stands at 1280 px, then at 390 px: a check page that
+    took a judgement to reach is looked at on a desktop and on a phone without judging twice
+    (the page's layout follows the window as it would on a phone turned or a window narrowed)."""
+    found = []
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(SETTLE)
+        found += [f"{width} px: {line}" for line in violations(page)]
+    return found
+
+
 def test_axe_on_the_check_page_showing_the_anticipations_it_found(
-    browser: Any, real_server: str, width: int
+    browser: Any, real_server: str
 ) -> None:
-    context, page, console = open_page(browser, f"{real_server}/controleren/", width)
+    context, page, console = open_page(browser, f"{real_server}/controleren/", 1280)
     page.wait_for_function("() => !document.querySelector('.rb-similar').disabled", timeout=120_000)
     page.fill(".rb-paste", "W:W28,29,32,38,39,41,48:B6,7,8,9,17,18,37")
     page.click(".rb-load")
@@ -143,28 +154,23 @@ def test_axe_on_the_check_page_showing_the_anticipations_it_found(
     )
     page.click(".rb-similar")
     page.locator(".rb-similar-report .rb-anticipation").first.wait_for(timeout=120_000)
-    page.evaluate(SETTLE)
-    found = violations(page)
+    found = at_both_widths(page)
     assert found == [], "\n".join(found)
     assert console.problems == [], console.problems
     context.close()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_axe_on_the_check_page_showing_the_engines_opinions(
-    browser: Any, real_server: str, width: int
-) -> None:
+def test_axe_on_the_check_page_showing_the_engines_opinions(browser: Any, real_server: str) -> None:
     games, errors = read_pdn_file(PWCP)
     assert not errors
     link = "#pdn=" + urllib.parse.quote(write_game(games[3])) + "&seconds=1&run=1"
-    context, page, console = open_page(browser, f"{real_server}/controleren/{link}", width)
+    context, page, console = open_page(browser, f"{real_server}/controleren/{link}", 1280)
     page.wait_for_function(
         "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
         timeout=120_000,
     )
     page.locator(".rb-opinions .rb-opinion-list li").first.wait_for()
-    page.evaluate(SETTLE)
-    found = violations(page)
+    found = at_both_widths(page)
     assert found == [], "\n".join(found)
     assert console.problems == [], console.problems
     context.close()

@@ -1083,6 +1083,8 @@ static int describe(const node *n) {
     int count = generate(n);
     if (!count != !moves) { /* count_moves may count two routes of one capture twice */
         fprintf(stderr, "prover: %d moves generated, %d counted\n", count, moves);
+        printf("error %d moves generated, %d counted\nend\n", count, moves);
+        STACK_TOP = top;
         return 1;
     }
     for (int i = 0; i < count; i++) {
@@ -1156,7 +1158,9 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
  * open is where the next one starts: the searches of one judgement (the keys, the alternatives
  * of criterion C, later rounds) share their positions.  A bad line is answered "error MESSAGE"
  * and "end".  "opinion NODE_LIMIT WM WK BM BK CLOCKS" asks for opinion.h's evaluating search
- * instead, which leaves the proof search's tables as they were. */
+ * instead, which leaves the proof search's tables as they were; "moves WM WK BM BK CLOCKS" (not
+ * in the WebAssembly build) answers as "prover moves" does, so that the tests against the
+ * Python engine ask many nodes of one process. */
 /* one request line of a session, answered on standard output */
 static void answer(char *line) {
     char *field[9];
@@ -1168,6 +1172,16 @@ static void answer(char *line) {
         return;
     }
     node root;
+#ifndef PROVER_WASM
+    if (count && !strcmp(field[0], "moves")) { /* the tests' many nodes, one process */
+        if (count != 6 || !parse_node(field + 1, &root))
+            printf("error expected: moves WM WK BM BK CLOCKS\nend\n");
+        else
+            describe(&root);
+        fflush(stdout);
+        return;
+    }
+#endif
     if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
         printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");
         fflush(stdout);
