@@ -1,21 +1,22 @@
 """Each problem is read once: one check of a problem parses its FEN tag once and computes its
-digest once, on the command line (``rulebook check``) and on the check page (``browser.py``);
-the parsed position and the replayed solution are handed along, never read again."""
+digest once, on the command line (``rulebook check``) and on the check page (``browser.py``),
+however many rounds its judgement takes; the parsed position and the replayed solution are
+handed along, never read again."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from rulebook_build import browser
-from rulebook_build.checker import judge
+from rulebook_build.checker.front import Checker
+from rulebook_build.checker.judge import Judge
 from rulebook_build.cli import main
-from rulebook_build.notation import _grammar, fen
+from rulebook_build.notation.pdn import read_pdn
+from tests.reads import count_reads
 
 # example frisian-01 of the site: 3 men against 3, decided in a moment without tables
 PROBLEM = """[Event "frisian-01"]
@@ -27,37 +28,9 @@ PROBLEM = """[Event "frisian-01"]
 """
 
 
-class _CountingParser:
-    """The FEN grammar's parser, counting the texts it parses."""
-
-    def __init__(self, parser: Any, counted: Counter[str]) -> None:
-        self.parser = parser
-        self.counted = counted
-
-    def parse(self, text: str) -> Any:
-        self.counted["fen"] += 1
-        return self.parser.parse(text)
-
-
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
-    """How often a FEN is parsed (the FEN grammar's parser, as ``notation/fen.py`` asks for it)
-    and a problem's digest computed (the strict PDN that ``problem_digest`` hashes)."""
-    found: Counter[str] = Counter()
-
-    def load_grammar(name: str, start: str) -> Any:
-        parser = _grammar.load_grammar(name, start)
-        return _CountingParser(parser, found) if (name, start) == ("fen", "fen") else parser
-
-    write_game: Callable[..., str] = judge.write_game
-
-    def written(game: Any) -> str:
-        found["digest"] += 1
-        return write_game(game)
-
-    monkeypatch.setattr(fen, "load_grammar", load_grammar)
-    monkeypatch.setattr(judge, "write_game", written)
-    yield found
+def counted(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    return count_reads(monkeypatch)
 
 
 def test_one_check_of_a_file_reads_its_problem_once(
@@ -79,4 +52,25 @@ def test_the_check_page_reads_its_problem_once(counted: Counter[str]) -> None:
     counted.clear()
     record = json.loads(browser.check(json.dumps(loaded), 10, "en"))
     assert record["grade"] == "correct"
+    assert counted == {"fen": 1, "digest": 1}
+
+
+def test_a_judgement_of_many_rounds_reads_its_problem_once(
+    monkeypatch: pytest.MonkeyPatch, counted: Counter[str]
+) -> None:
+    """Each round of a judgement reads the solution the judgement was given (here every round
+    is told it left the problem undecided, so that the judge goes again)."""
+    one_round = Judge._judge_round
+    rounds = []
+
+    def undecided(self: Judge, *args: object) -> None:
+        one_round(self, *args)  # type: ignore[arg-type]
+        rounds.append(self._judgement)
+        assert self._judgement is not None
+        self._judgement.verdict = "undecided"
+
+    monkeypatch.setattr(Judge, "_judge_round", undecided)
+    (game,), _errors = read_pdn(PROBLEM)
+    judgement = Checker(tables=False, compiled=False).judge(game, seconds=2, by_work=True)
+    assert len(rounds) > 1 and judgement.verdict == "undecided"
     assert counted == {"fen": 1, "digest": 1}
