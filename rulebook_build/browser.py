@@ -51,13 +51,11 @@ from rulebook_build.notation import (
     move_notation,
     parse_fen,
     read_pdn,
+    replay_problem,
     resolve_move,
     shown,
-    start_position,
-    unplayable,
 )
 from rulebook_build.notation import message as notation_message
-from rulebook_build.notation import replay_game as replay
 from rulebook_build.render import player_html
 from rulebook_build.rules import Move, Variant, find_variant
 from rulebook_build.similar import Collection as SimilarCollection
@@ -248,15 +246,16 @@ def load(text: str, lang: str = "en") -> str:
                 source="<pasted>",
                 line=game.line,
             )
-        position = start_position(game, variant)
-        try:
-            replayed = replay(game, variant=variant)
-        except RulebookError as error:  # a move of the solution: named by its number
+        problem = replay_problem(game, variant)  # a bad FEN raises here, located
+        position = problem.start
+        if problem.unplayable is not None:  # a move of the solution: named by its number
+            error = problem.unplayable.error
             at = _pasted_place(text, error, not position.white_to_move, lang)
             if at is None:
-                raise
+                raise error
             return json.dumps({"error": {**_error(error), "text": shown(error, lang, place=at)}})
-        solution = line_text(replayed.main, 0 if position.white_to_move else 1)
+        assert problem.replayed is not None  # playable
+        solution = line_text(problem.replayed.main, 0 if position.white_to_move else 1)
         tags = {name: value for name, value in game.tags if name in TAGS}
         return json.dumps(
             {
@@ -384,10 +383,12 @@ def check(
         game = games[0]
         variant = game_variant(game)
         assert variant is not None
-        start_position(game, variant)  # a bad FEN is said here, located in the text
+        # the FEN read once (a bad one is said here, located in the text) and the solution
+        # replayed once: the judgement is handed both
+        read = replay_problem(game, variant)
     except RulebookError as error:
         return json.dumps({"error": _located(error, text, lang)})
-    fault = unplayable(game, variant)
+    fault = read.unplayable
     if fault is not None:  # as on the command line: a slip in the text is no verdict
         said = _located(fault.error, text, lang)
         words = NOT_JUDGED.get(lang, NOT_JUDGED["en"])
@@ -408,8 +409,7 @@ def check(
             counted(count)
 
     judgement = checker.judge(
-        game,
-        variant=variant,
+        read,
         seconds=float(seconds),
         full=True,
         by_work=True,

@@ -10,6 +10,8 @@ from rulebook_build.browser import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.engine.tables.remote import folder_fetch
 from rulebook_build.notation.pdn import read_pdn
+from rulebook_build.notation.replay import replay_problem
+from rulebook_build.rules import INTERNATIONAL
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -90,7 +92,8 @@ def test_check_gives_what_the_command_line_gives() -> None:
     loaded = json.loads(load(text))
     record = json.loads(check(json.dumps(loaded), 20, "nl"))
     games, _ = read_pdn(json.loads(pdn(json.dumps(loaded)))["pdn"])
-    judgement = _judge(_Task(games[0], "international", 20.0, True, False, False)).as_json()
+    read = replay_problem(games[0], INTERNATIONAL)
+    judgement = _judge(_Task(read, 20.0, True, False, False)).as_json()
     assert record["grade"] == judgement["grade"] == "correct"
     assert record["winning_keys"] == judgement["winning_keys"] == ["44-39"]
     assert {n: c["status"] for n, c in record["criteria"].items()} == {

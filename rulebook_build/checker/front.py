@@ -36,7 +36,7 @@ from rulebook_build.engine import (
     checker_tables,
 )
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation import PdnGame, game_variant, start_position
+from rulebook_build.notation import PdnGame, ReplayedProblem, game_variant, replay_problem
 from rulebook_build.rules import Variant
 
 FIVE_PIECE_CLASSES: Final = frozenset(
@@ -156,7 +156,7 @@ class Checker:
 
     def judge(
         self,
-        game: PdnGame,
+        problem: PdnGame | ReplayedProblem,
         *,
         seconds: float,
         variant: Variant | None = None,
@@ -165,6 +165,7 @@ class Checker:
         progress: Callable[[str], None] | None = None,
         nodes: Callable[[int], None] | None = None,
         opinion_nodes: int = OPINION_NODES,
+        digest: str | None = None,
     ) -> Judgement:
         """Judge a problem (a game with a ``FEN`` tag) by the rules of ``variant``, else of
         its ``GameType``, within ``seconds`` (counted in work with ``by_work``: the same
@@ -172,15 +173,29 @@ class Checker:
         the positions searched as the count grows, and the final count at the end.
         ``opinion_nodes``: the engine's budget for its opinion on each open question (0: no
         opinions; ``opinion.py``).  Raises
-        ``RulebookError`` for a game that is no problem of a variant played here."""
-        rules = variant or game_variant(game)
-        if rules is None:
-            raise RulebookError(
-                f"not judged: GameType {game.gametype!r} is not International (20) or Frisian (40)",
-                source=game.source,
-                line=game.line,
-            )
-        position = start_position(game, rules)
+        ``RulebookError`` for a game that is no problem of a variant played here.
+
+        A caller that has read the problem already (``notation.replay_problem``: the command
+        line and the check page, which refuse a bad FEN or an unplayable solution before
+        judging) hands that on, with its variant, and the :func:`problem_digest` it computed
+        as ``digest``: nothing is read or computed twice."""
+        if isinstance(problem, ReplayedProblem):
+            if variant is not None and variant != problem.variant:
+                raise ValueError(
+                    f"the problem was read as {problem.variant.name}, not {variant.name}"
+                )
+            read = problem
+        else:
+            rules = variant or game_variant(problem)
+            if rules is None:
+                raise RulebookError(
+                    f"not judged: GameType {problem.gametype!r} is not International (20) or "
+                    "Frisian (40)",
+                    source=problem.source,
+                    line=problem.line,
+                )
+            read = replay_problem(problem, rules)
+        rules = read.variant
         tables = self.tables_of(rules)
         judge = Judge(
             rules,
@@ -191,7 +206,15 @@ class Checker:
             opinion_nodes=opinion_nodes,
         )
         self.last_judge = judge
-        judgement = judge.judge(game, position, seconds=seconds, full=full, by_work=by_work)
+        judgement = judge.judge(
+            read.game,
+            read.start,
+            seconds=seconds,
+            full=full,
+            by_work=by_work,
+            solution=read.solution,
+            digest=digest,
+        )
         if nodes is not None:
             nodes(judge.nodes())  # the final count, with what the last search did not report
         return judgement

@@ -53,7 +53,14 @@ from rulebook_build.engine import (
     root_node,
 )
 from rulebook_build.errors import RulebookError
-from rulebook_build.notation import PdnGame, ReplayedGame, ReplayedMove, format_fen, write_game
+from rulebook_build.notation import (
+    PdnGame,
+    ReplayedGame,
+    ReplayedMove,
+    Unplayable,
+    format_fen,
+    write_game,
+)
 from rulebook_build.notation import notation_in as move_notation
 from rulebook_build.notation import replay_game as replay
 from rulebook_build.rules import Move, Position, RawMove, Variant, to_move
@@ -123,6 +130,9 @@ class Judge:
         self._searches: list[ProofSearch] = []
         self.alternative_seconds: float | None = None
         self._judgement: Judgement | None = None  # the one under way
+        # the solution of the one under way, replayed once for all its rounds (None: none
+        # given), or the error that stopped its replay
+        self._solution: ReplayedGame | RulebookError | None = None
         self._timer: Timer = WALL  # what the one under way counts its seconds on
         # the compiled search's process of the one under way, shared by all its searches
         self._session: ProverSession | None = None
@@ -168,11 +178,18 @@ class Judge:
         seconds: float,
         full: bool = True,
         by_work: bool = False,
+        solution: ReplayedGame | Unplayable | None = None,
+        digest: str | None = None,
     ) -> Judgement:
         """Judge one problem within ``seconds``; ``full=False`` settles only A and the keys.
 
         ``by_work`` counts the seconds in work instead of wall time (``budget.py``): the same
         judgement on every machine, whatever its speed and load.
+
+        ``solution`` is the game's solution as the caller replayed it from ``position``
+        (``notation.replay_problem``), or why it cannot be played; None: it is replayed here.
+        ``digest`` is the problem's :func:`problem_digest` where the caller has it; None: it
+        is computed here.  Either way the FEN is read and the digest computed once a problem.
 
         With ``full=False`` each first move other than the composer's key gets at most
         ``ALTERNATIVE_SECONDS`` once a key is proved: a try not proved by then is simply not
@@ -190,9 +207,10 @@ class Judge:
             event=game.tag("Event"),
             variant=self.variant.name,
             fen=format_fen(position),
-            digest=problem_digest(game, self.variant),
+            digest=problem_digest(game, self.variant) if digest is None else digest,
         )
         self._judgement = judgement
+        self._solution = self._replayed(game, solution)
         # the compiled searches of the judgement share one process, and with it what they
         # settled (binaries.py ProverSession): the main search's, and those of criterion D's
         # smaller problems (each a search of its own in Python)
@@ -265,7 +283,7 @@ class Judge:
         clock: Clock,
         full: bool,
     ) -> None:
-        replayed = self._check_solution_legality(game, judgement)
+        replayed = self._check_solution_legality(game, self._solution, judgement)
 
         # --- A and the winning keys
         keys = self._winning_keys(search, position, root, replayed, judgement, clock)
@@ -421,15 +439,33 @@ class Judge:
         return search.is_proved(node) or search.is_refuted(node)
 
     # ------------------------------------------------------------------ the solution
-    def _check_solution_legality(self, game: PdnGame, judgement: Judgement) -> ReplayedGame | None:
+    def _replayed(
+        self, game: PdnGame, solution: ReplayedGame | Unplayable | None
+    ) -> ReplayedGame | RulebookError | None:
+        """The solution the rounds of a judgement look at: the one given, or replayed here
+        (once: every round reads it); the error that stopped the replay; None when the game
+        has no solution."""
         if not game.main_line():
+            return None
+        if isinstance(solution, Unplayable):
+            return solution.error
+        if solution is not None:
+            return solution
+        try:
+            return replay(game, variant=self.variant)
+        except RulebookError as error:
+            return error
+
+    @staticmethod
+    def _check_solution_legality(
+        game: PdnGame, replayed: ReplayedGame | RulebookError | None, judgement: Judgement
+    ) -> ReplayedGame | None:
+        if replayed is None:
             judgement.solution = SolutionCheck(False, None, None, "no solution given")
             return None
-        try:
-            replayed = replay(game, variant=self.variant)
-        except RulebookError as error:
+        if isinstance(replayed, RulebookError):
             written_key = game.main_line()[0].notation
-            judgement.solution = SolutionCheck(False, written_key, None, error.one_line())
+            judgement.solution = SolutionCheck(False, written_key, None, replayed.one_line())
             return None
         key = replayed.main.moves[0].notation if replayed.main.moves else None
         judgement.solution = SolutionCheck(True, key, None, None)

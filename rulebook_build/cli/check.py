@@ -64,7 +64,13 @@ from rulebook_build.cli.update import Record, merge, read_records, record, write
 from rulebook_build.engine import CheckerTables, machine_cores
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import pool_options
-from rulebook_build.notation import PdnGame, game_variant, read_pdn_file, start_position, unplayable
+from rulebook_build.notation import (
+    PdnGame,
+    ReplayedProblem,
+    game_variant,
+    read_pdn_file,
+    replay_problem,
+)
 from rulebook_build.rules import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
@@ -219,8 +225,9 @@ def _checker(tables: bool, compiled: bool) -> Checker:
 class _Task:
     """One problem to judge, with what the judgement needs (picklable for ``--jobs``)."""
 
-    game: PdnGame
-    variant: str
+    problem: ReplayedProblem
+    """The problem as ``_problems`` read it: its FEN read and its solution replayed once,
+    handed on to the judgement (a worker of ``--jobs`` or a cluster gets it pickled)."""
     seconds: float
     full: bool
     tables: bool
@@ -232,6 +239,15 @@ class _Task:
     """The time limit counted in work (``--deterministic``, ``engine/budget.py``)."""
     opinion_nodes: int = OPINION_NODES
     """The engine's budget for each opinion (``--opinion-nodes``)."""
+
+    @property
+    def game(self) -> PdnGame:
+        return self.problem.game
+
+    @property
+    def variant(self) -> str:
+        """The name of the rules it is judged by."""
+        return self.problem.variant.name
 
 
 def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
@@ -261,21 +277,20 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
                 )
                 status = 2
                 continue
-            try:
-                start_position(game, variant)
+            try:  # the FEN read and the solution replayed once, for the judgement too
+                read = replay_problem(game, variant)
             except RulebookError as error:
                 steps.append(str(error))
                 status = 2
                 continue
-            fault = unplayable(game, variant)
+            fault = read.unplayable
             if fault is not None:  # a slip in the text is not a verdict: bad input, no grade
                 steps.append(str(fault.located()))
                 status = 2
                 continue
             steps.append(
                 _Task(
-                    game,
-                    variant.name,
+                    read,
                     args.time_limit,
                     not args.win_only,
                     not args.no_tables,
@@ -291,17 +306,16 @@ def _problems(args: argparse.Namespace) -> tuple[list[str | _Task], int]:
 def _judge(task: _Task, progress: Callable[[str], None] | None = None) -> Judgement:
     """Judge one problem (in this process or a worker of ``--jobs`` or a cluster)."""
     checker = _checker(task.tables, task.compiled)
-    variant = find_variant(task.variant)
-    checker.tables_of(variant)  # ready before the clock starts
+    checker.tables_of(task.problem.variant)  # ready before the clock starts
     started = time.perf_counter()
     judgement = checker.judge(
-        task.game,
-        variant=variant,
+        task.problem,
         seconds=task.seconds,
         full=task.full,
         by_work=task.by_work,
         progress=progress,
         opinion_nodes=task.opinion_nodes,
+        digest=task.digest or None,
     )
     judgement.seconds = time.perf_counter() - started
     return judgement
@@ -331,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
                     build=_build,
                     announce=_announce,
                 )
-            _CHECKERS[task.tables, task.compiled].tables_of(find_variant(task.variant))
+            _CHECKERS[task.tables, task.compiled].tables_of(task.problem.variant)
         wanted = jobs_default() if args.jobs is None else args.jobs
         jobs = min(wanted, max(1, len(tasks)))
         single = jobs == 1 and not args.cluster

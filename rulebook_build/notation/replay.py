@@ -17,6 +17,10 @@ The result is a tree of resolved moves, for the problem checker::
     replayed.moves()                  # the main line, engine moves
     for step in replayed.main.moves:  # ReplayedMove: move, before, after, variations
         ...
+
+A problem is read once with :func:`replay_problem`: its start position and its solution
+replayed, or why the solution cannot be played as written, from one reading of the FEN tag,
+which the checker and the site hand on instead of reading the tag again.
 """
 
 from __future__ import annotations
@@ -57,11 +61,13 @@ __all__ = [
     "ReplayedGame",
     "ReplayedLine",
     "ReplayedMove",
+    "ReplayedProblem",
     "candidate_moves",
     "default_variant",
     "game_variant",
     "move_notation",
     "replay",
+    "replay_problem",
     "resolve_move",
     "strict_game",
 ]
@@ -475,6 +481,19 @@ def replay(
         if error.line is None:
             raise game.error(type(error), f"bad FEN: {error.message}") from None
         raise
+    return _replay_from(game, chosen, start, data, infer_forced=infer_forced)
+
+
+def _replay_from(
+    game: PdnGame,
+    chosen: Variant,
+    start: Position,
+    data: FenData | None,
+    *,
+    infer_forced: bool | None = None,
+) -> ReplayedGame:
+    """:func:`replay` from the start position already read from the FEN tag (``data``: what
+    the tag said, None without one)."""
     replayer = _Replayer(
         game, chosen, infer_forced=game.is_problem if infer_forced is None else infer_forced
     )
@@ -525,9 +544,56 @@ def unplayable(game: PdnGame, variant: Variant | None = None) -> Unplayable | No
     try:
         replay(game, variant=variant)
     except RulebookError as error:
-        found = _written_move(game.moves, error.line, error.column)
-        return Unplayable(error, *(found or ("", False)))
+        return _fault(game, error)
     return None
+
+
+def _fault(game: PdnGame, error: RulebookError) -> Unplayable:
+    """The :class:`Unplayable` of an error that replaying ``game`` raised."""
+    found = _written_move(game.moves, error.line, error.column)
+    return Unplayable(error, *(found or ("", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedProblem:
+    """A problem read once against the rules: its start position and its solution replayed,
+    or why that solution cannot be played as written (:func:`replay_problem`).
+
+    What the checker, the command line, the check page and the site need of a problem, from
+    one reading of its FEN tag: each hands this on instead of reading the tag again.
+    """
+
+    game: PdnGame
+    variant: Variant
+    start: Position
+    """The position of the FEN tag, as :func:`start_position` gives it (a side to move of
+    ``?`` read as White's); ``replayed.start`` is the one the solution is played from (the
+    side of ``?`` told by the first written move)."""
+    solution: ReplayedGame | Unplayable
+
+    @property
+    def replayed(self) -> ReplayedGame | None:
+        """The solution replayed, or None when it cannot be played as written."""
+        return self.solution if isinstance(self.solution, ReplayedGame) else None
+
+    @property
+    def unplayable(self) -> Unplayable | None:
+        """Why the solution cannot be played as written, or None when it can."""
+        return self.solution if isinstance(self.solution, Unplayable) else None
+
+
+def replay_problem(game: PdnGame, variant: Variant) -> ReplayedProblem:
+    """Read ``game``'s FEN tag once and replay its solution from that position by the rules
+    of ``variant``.  A bad FEN raises :class:`NotationError`/:class:`PositionError`, located
+    in the file as :func:`start_position` raises it; a move that cannot be played is no
+    error here but the problem's :attr:`~ReplayedProblem.unplayable` (as :func:`unplayable`
+    gives it)."""
+    start, data = _start_position(game, variant)
+    try:
+        solution: ReplayedGame | Unplayable = _replay_from(game, variant, start, data)
+    except RulebookError as error:
+        solution = _fault(game, error)
+    return ReplayedProblem(game, variant, start, solution)
 
 
 def _written_move(

@@ -64,11 +64,12 @@ from rulebook_build.checker import problem_digest
 from rulebook_build.errors import SiteError
 from rulebook_build.notation import (
     PdnGame,
+    ReplayedGame,
+    ReplayedProblem,
     Unplayable,
     game_variant,
     read_pdn_file,
-    start_position,
-    unplayable,
+    replay_problem,
 )
 from rulebook_build.rules import Position, find_variant
 
@@ -160,14 +161,35 @@ class Entry:
     number: int
     name: str
     """What the collection calls it (``A1``, ``7``)."""
-    game: PdnGame
-    variant: str
+    problem: ReplayedProblem
+    """Its game read once by the notation layer: the start position from the FEN tag and
+    the solution replayed, or why it cannot be played.  Its pages are made from it."""
     digest: str
-    start: Position
-    """The start position, read from the FEN tag by the notation layer."""
-    unplayable: Unplayable | None = None
-    """Why its solution cannot be played as written (an illegal move): such an entry is not
-    judged, and its pages say so instead of a grade."""
+
+    @property
+    def game(self) -> PdnGame:
+        return self.problem.game
+
+    @property
+    def variant(self) -> str:
+        """The name of its rules."""
+        return self.problem.variant.name
+
+    @property
+    def start(self) -> Position:
+        """The start position, read from the FEN tag by the notation layer."""
+        return self.problem.start
+
+    @property
+    def replayed(self) -> ReplayedGame | None:
+        """The solution replayed (forced replies filled in), None when it cannot be played."""
+        return self.problem.replayed
+
+    @property
+    def unplayable(self) -> Unplayable | None:
+        """Why its solution cannot be played as written (an illegal move): such an entry is
+        not judged, and its pages say so instead of a grade."""
+        return self.problem.unplayable
 
     @property
     def composer(self) -> str:
@@ -465,19 +487,9 @@ def read_collection(folder: Path) -> Collection:
                     source=game.source,
                     line=game.line,
                 )
-            collection.entries.append(
-                Entry(
-                    collection,
-                    slug,
-                    number,
-                    name,
-                    game,
-                    variant.name,
-                    digest,
-                    start_position(game, variant),
-                    unplayable(game, variant),
-                )
-            )
+            # the FEN read and the solution replayed once: the pages use what this gives
+            problem = replay_problem(game, variant)
+            collection.entries.append(Entry(collection, slug, number, name, problem, digest))
     names = [entry.name for entry in collection.entries]
     for name in collection.points:
         if name not in names:

@@ -34,7 +34,6 @@ import markupsafe
 from rulebook_build.checker import CRITERIA, Criterion, Judgement, judgement_from_json, render
 from rulebook_build.errors import SiteError
 from rulebook_build.notation import DiagramSpec, ReplayedGame, line_text, resolve_line, write_game
-from rulebook_build.notation import replay_game as replay
 from rulebook_build.render import Line
 from rulebook_build.similar import POSSIBLE_ANTICIPATION
 from rulebook_build.site.collections import Collection, Entry, localized, read_collections
@@ -760,7 +759,7 @@ def render_problem_page(
     judged = solutions and entry.unplayable is None
     record = site.checked_record(entry) if judged else None
     game = entry.game
-    replayed = replay(game) if entry.unplayable is None else None
+    replayed = entry.replayed  # as the collection read it: nothing is read again here
     start = replayed.start if replayed is not None else entry.start
     spec = DiagramSpec(
         position=start,

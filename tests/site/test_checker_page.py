@@ -18,6 +18,8 @@ import pytest
 from rulebook_build.browser import pdn
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file, write_game
+from rulebook_build.notation.replay import replay_problem
+from rulebook_build.rules import find_variant
 from rulebook_build.site.checker_page import pyodide_folder
 from rulebook_build.site.problems import ProblemSite
 from tests.datafiles import PWCP
@@ -71,7 +73,8 @@ def command_line(problem: dict[str, Any], seconds: float) -> dict[str, Any]:
     the PDN the page writes of the same problem."""
     games, errors = read_pdn(json.loads(pdn(json.dumps(problem)))["pdn"], source="<problem>")
     assert not errors
-    task = _Task(games[0], problem["variant"], seconds, True, True, True, by_work=True)
+    read = replay_problem(games[0], find_variant(problem["variant"]))
+    task = _Task(read, seconds, True, True, True, by_work=True)
     return _judge(task).as_json()
 
 

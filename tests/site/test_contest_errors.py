@@ -120,6 +120,9 @@ MISTAKES = [
         "(did you mean 'cook'?)",
     ),
     ('by = "Claimant', 'by = 7\n#"', 14, "'by' in [[claims]] 1 must be a text or a table"),
+    # a claim or an award that names no entry: said at its table's header
+    ('entry = "2"\n', "", 10, "[[claims]] 1 needs an 'entry'"),
+    ('entry = "1"\n', "", 15, "[[awards]] 1 needs an 'entry'"),
 ]
 
 

@@ -14,6 +14,7 @@ from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.replay import replay
 from rulebook_build.render.html import Line
 from rulebook_build.site.blocks import BlockRenderer
+from rulebook_build.site.collections import read_collection
 from rulebook_build.site.diagrams import DiagramCache, render_block, render_spec
 from rulebook_build.site.problems import (
     COLLECTION_FRONT_MATTER,
@@ -23,10 +24,13 @@ from rulebook_build.site.problems import (
     markdown_literal,
     problem_markdown,
     render_problem,
+    render_problem_page,
 )
 from rulebook_build.site.state import SiteBuild
+from tests.reads import count_reads
 
 from .conftest import REPOSITORY
+from .test_contest_stages import CONTEST, ENTRIES
 
 PROBLEM = ("pwcp-2", "a4")
 """A contest entry whose solution is published and whose verdict has cooks or duals."""
@@ -131,3 +135,38 @@ def test_a_made_page_is_its_title_and_the_page_rendered_from_the_entry() -> None
     assert made == by_text and 'class="rb-problem"' in made
     table = renderer.made_page(collection)
     assert "rb-report" in table and entry.name in table
+
+
+def test_a_collection_reads_each_problem_once_and_its_pages_read_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collection reads each entry's FEN once (the start position and the solution replayed
+    from that reading) and computes its digest once; a problem's page is drawn from what the
+    entry holds, reading no FEN again (issue 52)."""
+    folder = tmp_path / "wedstrijd"
+    folder.mkdir()
+    (folder / "collection.toml").write_text(CONTEST.format(stage="final"), encoding="utf-8")
+    (folder / "entries.pdn").write_text(ENTRIES, encoding="utf-8")
+    counted = count_reads(monkeypatch)
+    collection = read_collection(folder)
+    assert len(collection.entries) == 2
+    assert counted == {"fen": 2, "digest": 2}
+    monkeypatch.undo()
+
+    site = ProblemSite(REPOSITORY / "problems")
+    entry = site.entry(*PROBLEM, where="test")
+
+    def page() -> str:
+        return render_problem_page(
+            entry,
+            lang="en",
+            where="test",
+            site=site,
+            diagram=lambda spec, lines: format_fen(spec.position),
+            root="",
+        )
+
+    first = page()  # what the site computes once for every page (the problems like it) is ready
+    counted = count_reads(monkeypatch)
+    assert page() == first and format_fen(entry.start) in first
+    assert counted == {}

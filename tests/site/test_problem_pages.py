@@ -172,7 +172,7 @@ def test_stored_verdicts_are_what_rulebook_check_says_now() -> None:
     from rulebook_build.cli.check import _judge, _Task
 
     for entry in entries:
-        judgement = _judge(_Task(entry.game, entry.variant, 20.0, True, True, True, by_work=True))
+        judgement = _judge(_Task(entry.problem, 20.0, True, True, True, by_work=True))
         judged = site.record(entry)
         assert judged is not None
         stored = judged.as_json()
