@@ -13,13 +13,27 @@ The command-line interface prints ``str(error)`` and exits non-zero; no tracebac
 
 from __future__ import annotations
 
+from typing import Protocol
+
+
+class Said(Protocol):
+    """A message id with its arguments (``words.Message``), which can be said in a language.
+
+    An error raised with one keeps it, so that a page shows the error in its own language from
+    the id and arguments, never by translating the English after the fact."""
+
+    @property
+    def id(self) -> str: ...
+
+    def said(self, lang: str = ...) -> str: ...
+
 
 class RulebookError(Exception):
     """Base of every error the project reports to a person."""
 
     def __init__(
         self,
-        message: str,
+        message: str | Said,
         *,
         source: str | None = None,
         line: int | None = None,
@@ -27,8 +41,12 @@ class RulebookError(Exception):
         source_line: str | None = None,
         expected: str | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        text = message if isinstance(message, str) else message.said()
+        super().__init__(text)
+        self.message = text
+        """The message in English, as the command line prints it."""
+        self.said: Said | None = None if isinstance(message, str) else message
+        """The message's id and arguments, when it was raised with them."""
         self.source = source
         self.line = line
         self.column = column
