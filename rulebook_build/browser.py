@@ -63,6 +63,8 @@ from rulebook_build.rules import Move, Variant, find_variant
 from rulebook_build.similar import Collection as SimilarCollection
 from rulebook_build.similar import Index, cache, describe, queries, read_file
 from rulebook_build.similar import search_similar as search
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
 GAMETYPES: Final = {"international": 20, "frisian": 40}
 MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
@@ -149,11 +151,16 @@ def _error(error: RulebookError) -> dict[str, Any]:
     }
 
 
-MOVE_WORDS: Final = {"nl": "zet", "en": "move", "fy": "set"}
+MOVE_WORDS: Final = {lang: said(define("browser.move", "move"), lang) for lang in LANGUAGES}
 NOT_JUDGED: Final = {
-    "nl": "Niet te beoordelen zoals geschreven: de oplossing kan niet worden nagespeeld",
-    "en": "Could not be judged as written: the solution cannot be played",
-    "fy": "Net te beoardieljen sa't it skreaun is: de oplossing kin net neispile wurde",
+    lang: said(
+        define(
+            "browser.not_judged",
+            "Could not be judged as written: the solution cannot be played",
+        ),
+        lang,
+    )
+    for lang in LANGUAGES
 }
 """What the page says instead of a verdict when a move of the solution cannot be played, as
 ``rulebook check`` refuses such a problem as bad input (``notation.unplayable``)."""
