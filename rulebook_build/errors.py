@@ -39,7 +39,7 @@ class RulebookError(Exception):
         line: int | None = None,
         column: int | None = None,
         source_line: str | None = None,
-        expected: str | None = None,
+        expected: str | Said | None = None,
     ) -> None:
         text = message if isinstance(message, str) else message.said()
         super().__init__(text)
@@ -51,7 +51,22 @@ class RulebookError(Exception):
         self.line = line
         self.column = column
         self.source_line = source_line
-        self.expected = expected
+        self.expected = (
+            expected if expected is None or isinstance(expected, str) else expected.said()
+        )
+        """What was expected there, in English."""
+        self.expected_said: Said | None = None if isinstance(expected, str | None) else expected
+
+    @property
+    def what(self) -> str | Said:
+        """The message as it was raised (its id and arguments if it had them), to raise again
+        at another place."""
+        return self.message if self.said is None else self.said
+
+    @property
+    def what_expected(self) -> str | Said | None:
+        """What was expected, as it was raised."""
+        return self.expected if self.expected_said is None else self.expected_said
 
     @property
     def location(self) -> str:

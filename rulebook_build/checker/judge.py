@@ -429,7 +429,9 @@ class Judge:
             replayed = replay(game, variant=self.variant)
         except RulebookError as error:
             written_key = game.main_line()[0].notation
-            judgement.solution = SolutionCheck(False, written_key, None, error.one_line())
+            judgement.solution = SolutionCheck(
+                False, written_key, None, error.one_line(), said=error.said
+            )
             return None
         key = replayed.main.moves[0].notation if replayed.main.moves else None
         judgement.solution = SolutionCheck(True, key, None, None)
