@@ -120,10 +120,7 @@ def test_an_unknown_or_redefined_message_is_refused() -> None:
 STILL_IN_CODE = {
     "site/comparison.py",
     "site/editions.py",
-    "site/history.py",
     "site/language_search.py",
-    "site/page_html.py",
-    "site/pdf.py",
     "similar/words.py",
 }
 """The modules whose words are still dictionaries keyed by language, not catalog messages
