@@ -120,5 +120,5 @@ def calibration_text(found: Calibration | None, lang: str = "en") -> str:
         percent=f"{percent} %", agreed=found.agreed, asked=found.asked
     )
     if found.open_asked:
-        said += words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
+        said += " " + words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
     return said
