@@ -41,7 +41,7 @@ from rulebook_build.engine import (
     tablefile,
     wasm,
 )
-from rulebook_build.errors import RulebookError
+from rulebook_build.errors import RulebookError, Said
 from rulebook_build.notation import (
     MAX_GAME_CHARACTERS,
     DiagramSpec,
@@ -55,12 +55,13 @@ from rulebook_build.notation import (
     resolve_move,
     shown,
 )
-from rulebook_build.notation import message as notation_message
 from rulebook_build.render import player_html
 from rulebook_build.rules import Move, Variant, find_variant
 from rulebook_build.similar import Collection as SimilarCollection
 from rulebook_build.similar import Index, cache, describe, queries, read_file
 from rulebook_build.similar import search_similar as search
+from rulebook_build.words import LANGUAGES, Message, define
+from rulebook_build.words import text as said
 
 GAMETYPES: Final = {"international": 20, "frisian": 40}
 MOVE: Final = re.compile(r"[0-9]+(?:\s*[-x:×]\s*[0-9]+)+")
@@ -147,11 +148,16 @@ def _error(error: RulebookError) -> dict[str, Any]:
     }
 
 
-MOVE_WORDS: Final = {"nl": "zet", "en": "move", "fy": "set"}
+MOVE_WORDS: Final = {lang: said(define("browser.move", "move"), lang) for lang in LANGUAGES}
 NOT_JUDGED: Final = {
-    "nl": "Niet te beoordelen zoals geschreven: de oplossing kan niet worden nagespeeld",
-    "en": "Could not be judged as written: the solution cannot be played",
-    "fy": "Net te beoardieljen sa't it skreaun is: de oplossing kin net neispile wurde",
+    lang: said(
+        define(
+            "browser.not_judged",
+            "Could not be judged as written: the solution cannot be played",
+        ),
+        lang,
+    )
+    for lang in LANGUAGES
 }
 """What the page says instead of a verdict when a move of the solution cannot be played, as
 ``rulebook check`` refuses such a problem as bad input (``notation.unplayable``)."""
@@ -196,16 +202,16 @@ def _pasted_place(text: str, error: RulebookError, black_first: bool, lang: str)
     return f"{at} ({error.line}:{error.column})"
 
 
-def _solution_error(error: str | None, text: str, lang: str) -> str | None:
+def _solution_error(error: str | None, said: Said | None, text: str, lang: str) -> str | None:
     """The judgement's solution error (``<problem>:9:19: illegal move ...``), its place named
-    by move number."""
+    by move number, its message in ``lang`` (from its id, ``said``, when it has one)."""
     match = _PLACE.match(error or "")
     if match is None:
         return error
     place = RulebookError(match.group(3), line=int(match.group(1)), column=int(match.group(2)))
     at = _move_place(place, text, lang)
-    said = notation_message(match.group(3), lang)
-    return f"{at}: {said}" if at else said
+    message = match.group(3) if said is None else said.said(lang)
+    return f"{at}: {message}" if at else message
 
 
 def _variant(name: str) -> Variant:
@@ -235,7 +241,7 @@ def load(text: str, lang: str = "en") -> str:
         problems = [game for game in games if game.is_problem]
         if not problems:
             raise RulebookError(
-                'no problem here: a PDN problem needs [SetUp "1"] and a [FEN "..."] tag',
+                Message.of("notation.no_problem"),
                 source="<pasted>",
             )
         game = problems[0]
@@ -431,7 +437,9 @@ def check(
         "tables": tables.pieces if tables else 0,
         "compiled": isinstance(prover, wasm.HostedProver),
         "command": command_line(float(seconds)),
-        "solution_error": _solution_error(judgement.solution.error, text, lang),
+        "solution_error": _solution_error(
+            judgement.solution.error, judgement.solution.said, text, lang
+        ),
         # the engine's opinions on what stayed open, in the page's language: never a proof
         "opinions": [
             {

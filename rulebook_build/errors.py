@@ -13,27 +13,60 @@ The command-line interface prints ``str(error)`` and exits non-zero; no tracebac
 
 from __future__ import annotations
 
+from typing import Protocol
+
+
+class Said(Protocol):
+    """A message id with its arguments (``words.Message``), which can be said in a language.
+
+    An error raised with one keeps it, so that a page shows the error in its own language from
+    the id and arguments, never by translating the English after the fact."""
+
+    @property
+    def id(self) -> str: ...
+
+    def said(self, lang: str = ...) -> str: ...
+
 
 class RulebookError(Exception):
     """Base of every error the project reports to a person."""
 
     def __init__(
         self,
-        message: str,
+        message: str | Said,
         *,
         source: str | None = None,
         line: int | None = None,
         column: int | None = None,
         source_line: str | None = None,
-        expected: str | None = None,
+        expected: str | Said | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        text = message if isinstance(message, str) else message.said()
+        super().__init__(text)
+        self.message = text
+        """The message in English, as the command line prints it."""
+        self.said: Said | None = None if isinstance(message, str) else message
+        """The message's id and arguments, when it was raised with them."""
         self.source = source
         self.line = line
         self.column = column
         self.source_line = source_line
-        self.expected = expected
+        self.expected = (
+            expected if expected is None or isinstance(expected, str) else expected.said()
+        )
+        """What was expected there, in English."""
+        self.expected_said: Said | None = None if isinstance(expected, str | None) else expected
+
+    @property
+    def what(self) -> str | Said:
+        """The message as it was raised (its id and arguments if it had them), to raise again
+        at another place."""
+        return self.message if self.said is None else self.said
+
+    @property
+    def what_expected(self) -> str | Said | None:
+        """What was expected, as it was raised."""
+        return self.expected if self.expected_said is None else self.expected_said
 
     @property
     def location(self) -> str:

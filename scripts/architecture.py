@@ -5,9 +5,10 @@
 
 Every module of ``rulebook_build/`` is read with :mod:`ast`; a room (a subpackage, or a module
 of the package's top level) points to each room it imports.  The shared rooms every layer may
-use (the errors, the cache folder, the lifetime of child processes, the version) are left out
-of the arrows and named under the picture.  ``tests/test_architecture.py`` fails when the
-guide's picture is not the one this script draws, so the picture stays true.
+use (the errors, the cache folder, the lifetime of child processes, the version, the words'
+catalogs) are left out of the arrows and named under the picture.
+``tests/test_architecture.py`` fails when the guide's picture is not the one this script
+draws, so the picture stays true.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ PACKAGE = ROOT / "rulebook_build"
 GUIDE = ROOT / "guides" / "design.md"
 BEGIN = "<!-- architecture: drawn by scripts/architecture.py; do not edit by hand -->"
 END = "<!-- end of architecture -->"
-SHARED = ("__init__", "errors", "cachedir", "lifetime")
+SHARED = ("__init__", "errors", "cachedir", "lifetime", "words")
 """Rooms every layer may import: left out of the arrows."""
 ORDER = ("cli", "site", "browser", "render", "checker", "similar", "engine", "notation", "rules")
 """The rooms from top to bottom, as the layers stand."""
@@ -71,7 +72,9 @@ def picture() -> str:
         "```",
         "",
         "Every room may also use the shared ones: "
-        + ", ".join(f"`{name}.py`" for name in SHARED)
+        + ", ".join(
+            f"`{name}/`" if (PACKAGE / name).is_dir() else f"`{name}.py`" for name in SHARED
+        )
         + ".",
         "",
         END,

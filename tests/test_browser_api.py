@@ -192,18 +192,23 @@ def test_an_illegal_move_is_named_by_its_move_number_in_the_page_language() -> N
 
 
 def test_a_pasted_fen_gets_its_messages_in_the_page_language() -> None:
-    """The notation layer's messages, translated for the page (``notation/messages.py``); an
-    untranslated one would show in English, which the nl and fy pages must not."""
-    from rulebook_build.notation.messages import MESSAGES
-
+    """The notation layer's messages, raised with their ids and said in the page's language
+    from the catalogs (an untranslated one is refused by tests/words/test_catalogs.py)."""
     said = json.loads(load("W:W3:B18", "nl"))["error"]["text"]
     assert said.startswith("regel 1, kolom 4: een witte schijf kan niet op 3 staan")
     assert said.endswith("verwacht: een dam (K3) of een schijf buiten 1-5")
     said = json.loads(load("W:W99:B1", "fy"))["error"]["text"]
     assert said.startswith("rigel 1, kolom 4: fjild 99 bestiet net")
     assert said.endswith("ferwachte: in fjildnûmer 1-50")
-    # the two translations cover the same messages
-    assert [p.pattern for p, _ in MESSAGES["nl"]] == [p.pattern for p, _ in MESSAGES["fy"]]
+    said = json.loads(load('[SetUp "1"]\n[FEN "W:W31:B1"]\n1. 31-27 $ *', "nl"))["error"]["text"]
+    assert said.startswith("regel 3, kolom 10: onverwacht '$'")
+    assert said.endswith(
+        "verwacht: een zet, een commentaar, een variant of een uitslag (2-0, 1-1, 0-2, 0-0) of '*'"
+    )
+    english = json.loads(load('[SetUp "1"]\n[FEN "W:W31:B1"]\n1. 31-27 $ *', "en"))["error"]
+    assert english["expected"] == (
+        "a move, a comment, a variation, or a result (2-0, 1-1, 0-2, 0-0) or '*'"
+    )
 
 
 def test_publishing_again_keeps_what_is_right_and_removes_what_is_stale(tmp_path: Path) -> None:

@@ -18,11 +18,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulebook_build"
 
 RANK = {
     # shared by every layer: the package's version, its errors, its cache folder and the
-    # lifetime of its child processes
+    # lifetime of its child processes, the words' catalogs (the rules and the notation raise
+    # errors that carry message ids)
     "__init__": 0,
     "errors": 0,
     "cachedir": 0,
     "lifetime": 0,
+    "words": 0,
     "rules": 1,
     "notation": 2,
     "engine": 3,

@@ -28,6 +28,7 @@ from rulebook_build.checker.analysis import Dual
 from rulebook_build.checker.messages import CRITERIA as CRITERIA  # re-exported
 from rulebook_build.checker.messages import Argument, render
 from rulebook_build.checker.opinion import Opinion
+from rulebook_build.errors import Said
 
 Status = Literal["pass", "remark", "fail", "undecided"]
 Verdict = Literal["sound", "unsound", "undecided"]
@@ -65,6 +66,9 @@ class SolutionCheck:
     refutation: tuple[str, ...] = ()
     """When the composer's solution fails: the line from the start to Black's refutation
     (the solution as published up to there, then Black's better reply)."""
+    said: Said | None = None
+    """The error's message id and arguments (not in the JSON: the check page says the error
+    in its own language)."""
 
     def as_json(self) -> dict[str, object]:
         return {

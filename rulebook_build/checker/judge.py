@@ -465,7 +465,9 @@ class Judge:
             return None
         if isinstance(replayed, RulebookError):
             written_key = game.main_line()[0].notation
-            judgement.solution = SolutionCheck(False, written_key, None, replayed.one_line())
+            judgement.solution = SolutionCheck(
+                False, written_key, None, replayed.one_line(), said=replayed.said
+            )
             return None
         key = replayed.main.moves[0].notation if replayed.main.moves else None
         judgement.solution = SolutionCheck(True, key, None, None)

@@ -11,80 +11,55 @@ from __future__ import annotations
 from typing import Final
 
 from rulebook_build.checker.opinion import Calibration, Kind, Opinion
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
 SHOWN_PLIES: Final = 6
 """How many of the moves leading to a question are written out (the last ones)."""
 BEST_PLIES: Final = 10
 """How many moves of the engine's best line are written out."""
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "key": "after the first move {line}",
-        "alternative": "after {line}",
-        "stopped": "after {line}, where the walk of the solution stopped",
-        "swap": "with the moves in the other order, {line}",
-        "idle": "without the man on {square}, after the key {line}",
-        "end": "in the final position, after {line}",
-        "start": "in the start position",
-        "win": "not proved; the engine sees a win for White {where} (score {score}, depth "
-        "{depth}): {best}",
-        "no_win": "not proved; the engine sees no win for White {where} at depth {depth} "
-        "(score {score}): {best}",
-        "score": "{men} men",
-        "end_of_game": "the game ends in {plies} plies",
-        "heading": "Engine opinions (not proofs)",
-        "calibration": "On the questions the proof search settled, the engine's opinion at this "
-        "budget agreed with the proof {percent} % of the time ({agreed} of {asked}); the "
-        "questions that stay open are often harder.",
-        "uncalibrated": "The engine's opinion has not been compared with the proofs yet.",
-        "open_rate": " Of {asked} questions that a check of 20 s left open and one of 120 s "
-        "settled, it judged {agreed} right.",
-    },
-    "nl": {
-        "key": "na de eerste zet {line}",
-        "alternative": "na {line}",
-        "stopped": "na {line}, waar de doorloop van de oplossing stopte",
-        "swap": "met de zetten in andere volgorde, {line}",
-        "idle": "zonder de schijf op {square}, na de sleutelzet {line}",
-        "end": "in de slotstand, na {line}",
-        "start": "in de beginstand",
-        "win": "niet bewezen; de engine ziet winst voor Wit {where} (score {score}, diepte "
-        "{depth}): {best}",
-        "no_win": "niet bewezen; de engine ziet geen winst voor Wit {where} op diepte {depth} "
-        "(score {score}): {best}",
-        "score": "{men} schijven",
-        "end_of_game": "de partij eindigt na {plies} halve zetten",
-        "heading": "Oordeel van de engine (geen bewijs)",
-        "calibration": "Bij de vragen die het bewijs wel beslechtte, kwam het oordeel van de "
-        "engine bij dit budget in {percent} % van de gevallen overeen met het bewijs ({agreed} "
-        "van {asked}); de vragen die open blijven zijn vaak moeilijker.",
-        "uncalibrated": "Het oordeel van de engine is nog niet met de bewijzen vergeleken.",
-        "open_rate": " Van {asked} vragen die een controle van 20 s open liet en een van 120 s "
-        "beslechtte, beoordeelde ze er {agreed} goed.",
-    },
-    "fy": {
-        "key": "nei de earste set {line}",
-        "alternative": "nei {line}",
-        "stopped": "nei {line}, dêr't de trochrin fan de oplossing stoppe",
-        "swap": "mei de setten yn oare folchoarder, {line}",
-        "idle": "sûnder de skiif op {square}, nei de kaaiset {line}",
-        "end": "yn de einstân, nei {line}",
-        "start": "yn de begjinstân",
-        "win": "net bewiisd; de motor sjocht winst foar Wyt {where} (skoare {score}, djipte "
-        "{depth}): {best}",
-        "no_win": "net bewiisd; de motor sjocht gjin winst foar Wyt {where} op djipte {depth} "
-        "(skoare {score}): {best}",
-        "score": "{men} skiven",
-        "end_of_game": "de partij einiget nei {plies} heale setten",
-        "heading": "Oardiel fan de motor (gjin bewiis)",
-        "calibration": "By de fragen dy't it bewiis wol besleat, kaam it oardiel fan de motor by "
-        "dit budzjet yn {percent} % fan de gefallen oerien mei it bewiis ({agreed} fan {asked}); "
-        "de fragen dy't iepen bliuwe binne faak dreger.",
-        "uncalibrated": "It oardiel fan de motor is noch net mei de bewizen fergelike.",
-        "open_rate": " Fan {asked} fragen dy't in kontrôle fan 20 s iepen liet en ien fan 120 s "
-        "besleat, beoardiele er {agreed} goed.",
-    },
+_WORDS_IDS: Final[dict[str, str]] = {
+    "key": define("opinion.key", "after the first move {line}"),
+    "alternative": define("opinion.alternative", "after {line}"),
+    "stopped": define("opinion.stopped", "after {line}, where the walk of the solution stopped"),
+    "swap": define("opinion.swap", "with the moves in the other order, {line}"),
+    "idle": define("opinion.idle", "without the man on {square}, after the key {line}"),
+    "end": define("opinion.end", "in the final position, after {line}"),
+    "start": define("opinion.start", "in the start position"),
+    "win": define(
+        "opinion.win",
+        "not proved; the engine sees a win for White {where} (score {score}, depth {depth}): "
+        "{best}",
+    ),
+    "no_win": define(
+        "opinion.no_win",
+        "not proved; the engine sees no win for White {where} at depth {depth} (score {score}): "
+        "{best}",
+    ),
+    "score": define("opinion.score", "{men} men"),
+    "end_of_game": define("opinion.end_of_game", "the game ends in {plies} plies"),
+    "heading": define("opinion.heading", "Engine opinions (not proofs)"),
+    "calibration": define(
+        "opinion.calibration",
+        "On the questions the proof search settled, the engine's opinion at this budget agreed "
+        "with the proof {percent} of the time ({agreed} of {asked}); the questions that stay "
+        "open are often harder.",
+    ),
+    "uncalibrated": define(
+        "opinion.uncalibrated",
+        "The engine's opinion has not been compared with the proofs yet.",
+    ),
+    "open_rate": define(
+        "opinion.open_rate",
+        "Of {asked} questions that a check of 20 s left open and one of 120 s settled, it "
+        "judged {agreed} right.",
+    ),
 }
+WORDS: Final[dict[str, dict[str, str]]] = {
+    lang: {key: said(message, lang) for key, message in _WORDS_IDS.items()} for lang in LANGUAGES
+}
+"""Each language's words for an opinion, read from the catalogs (their English is above)."""
 
 
 def _words(lang: str) -> dict[str, str]:
@@ -140,7 +115,10 @@ def calibration_text(found: Calibration | None, lang: str = "en") -> str:
     percent = f"{found.percent:.1f}"
     if lang != "en":
         percent = percent.replace(".", ",")
-    said = words["calibration"].format(percent=percent, agreed=found.agreed, asked=found.asked)
+    # the per cent sign is the argument's: in the text, "% o" would read as a printf placeholder
+    said = words["calibration"].format(
+        percent=f"{percent} %", agreed=found.agreed, asked=found.asked
+    )
     if found.open_asked:
-        said += words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
+        said += " " + words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
     return said

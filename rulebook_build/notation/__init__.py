@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rulebook_build.notation._grammar import GRAMMAR_DIR
     from rulebook_build.notation.diagram import DIAGRAM_KEYS, DiagramSpec, parse_diagram
     from rulebook_build.notation.fen import format_fen, parse_fen
-    from rulebook_build.notation.messages import message, shown
+    from rulebook_build.notation.messages import Choices, shown
     from rulebook_build.notation.pdn import (
         MAX_GAME_CHARACTERS,
         MoveText,
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __getattr__ = face(
     __name__,
     {
+        "Choices": ("rulebook_build.notation.messages", "Choices"),
         "DIAGRAM_KEYS": ("rulebook_build.notation.diagram", "DIAGRAM_KEYS"),
         "DiagramSpec": ("rulebook_build.notation.diagram", "DiagramSpec"),
         "GRAMMAR_DIR": ("rulebook_build.notation._grammar", "GRAMMAR_DIR"),
@@ -74,7 +75,6 @@ __getattr__ = face(
         "has_square": ("rulebook_build.notation.replay", "has_square"),
         "iter_pdn_file": ("rulebook_build.notation.pdn", "iter_pdn_file"),
         "line_text": ("rulebook_build.notation.replay", "line_text"),
-        "message": ("rulebook_build.notation.messages", "message"),
         "move_notation": ("rulebook_build.notation.resolve", "move_notation"),
         "notation_in": ("rulebook_build.notation.resolve", "notation_in"),
         "parse_diagram": ("rulebook_build.notation.diagram", "parse_diagram"),
@@ -97,6 +97,7 @@ __all__ = [
     "DIAGRAM_KEYS",
     "GRAMMAR_DIR",
     "MAX_GAME_CHARACTERS",
+    "Choices",
     "DiagramSpec",
     "MoveText",
     "PdnGame",
@@ -115,7 +116,6 @@ __all__ = [
     "has_square",
     "iter_pdn_file",
     "line_text",
-    "message",
     "move_notation",
     "notation_in",
     "parse_diagram",

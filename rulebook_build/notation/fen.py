@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from lark import Token, Transformer, UnexpectedInput
 from lark.exceptions import VisitError
 
-from rulebook_build.errors import NotationError, PositionError, RulebookError
+from rulebook_build.errors import NotationError, PositionError, RulebookError, Said
 from rulebook_build.notation._grammar import describe_fault, load_grammar
 from rulebook_build.rules import INTERNATIONAL, Position, Variant
+from rulebook_build.words import Message
 
 __all__ = ["FenData", "format_fen", "parse_fen", "read_fen"]
 
@@ -72,7 +73,7 @@ class FenData:
         """Build the position; ``white_to_move`` overrides (or supplies) the side to move."""
         turn = self.white_to_move if white_to_move is None else white_to_move
         if turn is None:
-            raise PositionError("the side to move is unknown ('?')")
+            raise PositionError(Message.of("notation.side_unknown"))
         return Position.from_squares(
             white_men=self.white_men,
             white_kings=self.white_kings,
@@ -196,10 +197,10 @@ class _Where:
     def error(
         self,
         kind: type[RulebookError],
-        message: str,
+        message: str | Said,
         token_line: int = 1,
         token_column: int = 1,
-        expected: str | None = None,
+        expected: str | Said | None = None,
     ) -> RulebookError:
         line, column, shown = self.at(token_line, token_column)
         return kind(
@@ -212,7 +213,11 @@ class _Where:
         )
 
     def token_error(
-        self, kind: type[RulebookError], message: str, token: Token, expected: str | None = None
+        self,
+        kind: type[RulebookError],
+        message: str | Said,
+        token: Token,
+        expected: str | Said | None = None,
     ) -> RulebookError:
         return self.error(kind, message, token.line or 1, token.column or 1, expected)
 
@@ -240,7 +245,9 @@ def read_fen(
     where = _Where(text, source, line, column, source_line)
     if not text.strip():
         raise where.error(
-            NotationError, "empty FEN", expected="a side to move and pieces, e.g. W:W31-50:B1-20"
+            NotationError,
+            Message.of("notation.empty_fen"),
+            expected=Message.of("notation.side_and_pieces"),
         )
     stripped = text.lstrip()
     if stripped[0] == ":":
@@ -292,7 +299,7 @@ def parse_fen(
     try:
         return data.position(variant)
     except PositionError as error:
-        raise where.error(PositionError, error.message) from None
+        raise where.error(PositionError, error.what) from None
 
 
 def _syntax_error(error: UnexpectedInput, where: _Where) -> RulebookError:
@@ -315,9 +322,9 @@ def _syntax_error(error: UnexpectedInput, where: _Where) -> RulebookError:
             expected="W: or B: before the pieces, e.g. W:W31-50:B1-20",
         )
     if fault.found == "end of input":
-        message = "FEN ends too early"
+        message: str | Said = "FEN ends too early"
     else:
-        message = f"unexpected {fault.found} in FEN"
+        message = Message.of("notation.unexpected_in_fen", found=fault.found)
     return where.error(NotationError, message, fault.line, fault.column, expected_text)
 
 
@@ -327,15 +334,15 @@ def _square_number(token: Token, where: _Where) -> int:
             NotationError,
             f"alphanumeric square '{token}' is not a square of the 10x10 board",
             token,
-            expected="a square number 1-50",
+            expected=Message.of("notation.a_square_number"),
         )
     number = int(token)
     if not FIRST_SQUARE <= number <= LAST_SQUARE:
         raise where.token_error(
             NotationError,
-            f"square {number} does not exist",
+            Message.of("notation.square_does_not_exist", square=number),
             token,
-            expected="a square number 1-50",
+            expected=Message.of("notation.a_square_number"),
         )
     return number
 
@@ -367,18 +374,23 @@ def _check(fen: _Fen, where: _Where, variant: Variant) -> FenData:
                 token = piece.last if square == last and piece.last is not None else piece.first
                 if square in seen:
                     raise where.token_error(
-                        PositionError, f"square {square} is occupied twice", token
+                        PositionError, Message.of("notation.occupied_twice", square=square), token
                     )
                 if not piece.king:
                     promotion = WHITE_PROMOTION_ROW if colour == "W" else BLACK_PROMOTION_ROW
                     if square in promotion:
-                        name = "white" if colour == "W" else "black"
+                        name = "notation.white_man" if colour == "W" else "notation.black_man"
                         raise where.token_error(
                             PositionError,
-                            f"a {name} man cannot stand on {square}: it would have been crowned",
+                            Message.of(
+                                "notation.man_crowned", colour=Message.of(name), square=square
+                            ),
                             token,
-                            expected=f"a king (K{square}) or a man off "
-                            f"{promotion.start}-{promotion.stop - 1}",
+                            expected=Message.of(
+                                "notation.king_or_man",
+                                square=square,
+                                rows=f"{promotion.start}-{promotion.stop - 1}",
+                            ),
                         )
                 seen.add(square)
                 pieces[(colour, piece.king)].append(square)

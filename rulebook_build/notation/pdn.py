@@ -33,8 +33,10 @@ from typing import Final
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulebook_build.errors import NotationError, RulebookError
+from rulebook_build.errors import NotationError, RulebookError, Said
 from rulebook_build.notation._grammar import GRAMMAR_DIR, describe_fault
+from rulebook_build.notation.messages import NAME_OR_MOVE, Choices
+from rulebook_build.words import Message
 
 __all__ = [
     "STANDARD_TAG_ORDER",
@@ -284,10 +286,10 @@ class PdnGame:
     def error(
         self,
         kind: type[RulebookError],
-        message: str,
+        message: str | Said,
         line: int | None = None,
         column: int | None = None,
-        expected: str | None = None,
+        expected: str | Said | None = None,
     ) -> RulebookError:
         """An error located in this game's file (at the game's start by default)."""
         line = self.line if line is None else line
@@ -534,22 +536,22 @@ def _parser() -> Lark:
     return _PARSER
 
 
-_EXPECTED_NAMES: Final = {
-    "RESULT": "a result (2-0, 1-1, 0-2, 0-0) or '*'",
-    "MOVE": "a move",
-    "MOVENUMBER": "a move number",
+_EXPECTED_NAMES: Final[dict[str, Message | str]] = {
+    "RESULT": Message.of("notation.a_result"),
+    "MOVE": Message.of("notation.a_move"),
+    "MOVENUMBER": Message.of("notation.a_move_number"),
     "ELLIPSIS": "'...'",
-    "MOVESTRENGTH": "a move strength (!, ?)",
-    "NAG": "a NAG ($1)",
-    "COMMENT": "a {comment}",
-    "SETUP": "a /setup/",
-    "TAG_NAME": "a tag name",
-    "STRING": 'a "string"',
+    "MOVESTRENGTH": Message.of("notation.a_move_strength"),
+    "NAG": Message.of("notation.a_nag"),
+    "COMMENT": Message.of("notation.a_comment"),
+    "SETUP": Message.of("notation.a_setup"),
+    "TAG_NAME": Message.of("notation.a_tag_name"),
+    "STRING": Message.of("notation.a_string"),
     "LSQB": "'['",
     "RSQB": "']'",
     "LPAR": "'('",
     "RPAR": "')'",
-    "$END": "the end of the file",
+    "$END": Message.of("notation.the_end_of_the_file"),
 }
 
 # Labels found with Lark's match_examples: each example fails in the parser state that
@@ -558,6 +560,7 @@ _EXPECTED_NAMES: Final = {
 # finished game.
 _NO_RESULT: Final = "the previous game has no result or '*' before this new game"
 _NUMBER_WITHOUT_MOVE: Final = "a move number must be followed by a move"
+_TAG_FORM: Final = 'a tag is [Name "value"]'
 _FIRST_GAME_EXAMPLES: Final = {
     _NO_RESULT: [
         '1. 32-28 19-23\n[Event "x"]',
@@ -569,8 +572,14 @@ _FIRST_GAME_EXAMPLES: Final = {
         '1. 32-28 19-23 2.\n[Event "x"]',
         "1. 32-28 2. {c}",
     ],
-    'a tag is [Name "value"]': ['[Event "x" "y"]', "[Event x]", '["x"]', "[Event]"],
+    _TAG_FORM: ['[Event "x" "y"]', "[Event x]", '["x"]', "[Event]"],
 }
+_LABELS: Final = {
+    _NO_RESULT: Message.of("notation.no_result"),
+    _NUMBER_WITHOUT_MOVE: Message.of("notation.number_without_move"),
+    _TAG_FORM: Message.of("notation.tag_form"),
+}
+"""Each label's message (the labels are Lark's keys for its examples)."""
 _PREFIXES: Final = ("", '[Event "x"]\n', "1. 32-28 *\n", '1. 32-28 *\n[Event "x"]\n')
 _EXAMPLES: Final = {
     label: [prefix + example for example in examples for prefix in _PREFIXES]
@@ -667,12 +676,12 @@ def read_pdn(
         located, restart = _syntax_error(failure, label, chunk, offset, lines, source)
         if shift:
             located = NotationError(
-                located.message,
+                located.what,
                 source=source,
                 line=(located.line or 0) + shift or None,
                 column=located.column,
                 source_line=located.source_line,
-                expected=located.expected,
+                expected=located.what_expected,
             )
         errors.append(located)
         if restart is None:
@@ -946,24 +955,28 @@ def _syntax_error(
     line = fault.line + offset
     column = fault.column
     found = fault.found
-    expected_names = sorted({_EXPECTED_NAMES.get(n, n.lower()) for n in fault.expected})
+    names = {_EXPECTED_NAMES.get(n, n.lower()) for n in fault.expected}
+    expected_names = sorted(names, key=lambda name: str(name))  # by their English
     if label == _NO_RESULT and found != "'['":
         label = None  # the parser state after a move: only a '[' there starts a new game
+    seen: str | Message = Message.of("notation.end_of_input") if found == "end of input" else found
+    message: str | Message
     if found == "'}'" and fault.token is None:
         message = "'}' without a matching '{' (comments cannot be nested)"
     elif label is not None:
-        message = f"unexpected {found}: {label}"
+        message = Message.of("notation.unexpected_because", found=seen, why=_LABELS[label])
     elif found == "'['" and "RESULT" in fault.expected:
-        message = f"unexpected {found}: {_NO_RESULT}"
+        message = Message.of("notation.unexpected_because", found=seen, why=_LABELS[_NO_RESULT])
     elif fault.expected and fault.expected <= {"MOVE", "ELLIPSIS"}:
-        message = f"unexpected {found}: {_NUMBER_WITHOUT_MOVE}"
+        why = _LABELS[_NUMBER_WITHOUT_MOVE]
+        message = Message.of("notation.unexpected_because", found=seen, why=why)
     elif found == "end of input":
-        message = "the file ends inside a game"
+        message = Message.of("notation.file_ends_inside_game")
     else:
-        message = f"unexpected {found}"
-    expected: str | None = ", ".join(expected_names) or None
+        message = Message.of("notation.unexpected", found=seen)
+    expected: Choices | None = Choices(tuple(expected_names)) if expected_names else None
     if "RESULT" in fault.expected and "MOVE" in fault.expected:
-        expected = "a move, a comment, a variation, or a result (2-0, 1-1, 0-2, 0-0) or '*'"
+        expected = Choices(NAME_OR_MOVE, comma_before_or=True)
     error = NotationError(
         message,
         source=source,

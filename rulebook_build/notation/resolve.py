@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from lark import UnexpectedInput
 
-from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError
+from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError, Said
 from rulebook_build.notation._grammar import describe_fault, load_grammar
 from rulebook_build.notation.fen import format_fen
 from rulebook_build.notation.pdn import PdnGame, PdnMove, decode_move_token
 from rulebook_build.rules import Move, Position
+from rulebook_build.words import Message
 
 __all__ = ["matching_moves", "move_notation", "parse_move", "parse_move_text", "resolve_move"]
 
@@ -187,9 +188,9 @@ class _Context:
     def error(
         self,
         kind: type[RulebookError],
-        message: str,
+        message: str | Said,
         written: PdnMove | None,
-        expected: str | None = None,
+        expected: str | Said | None = None,
     ) -> RulebookError:
         if self.game is not None:
             if written is None:
@@ -206,7 +207,7 @@ class _Context:
 
 
 def _side(position: Position) -> str:
-    return "White" if position.white_to_move else "Black"
+    return "notation.White" if position.white_to_move else "notation.Black"
 
 
 def _legal_list(moves: Iterable[Move], position: Position) -> str:
@@ -250,7 +251,7 @@ def _check_squares(written: PdnMove, context: _Context) -> None:
         if not 1 <= square <= 50:
             raise context.error(
                 NotationError,
-                f"square {square} does not exist in move {written.notation}",
+                Message.of("notation.square_not_in_move", square=square, move=written.notation),
                 written,
                 expected="square numbers 1-50",
             )
@@ -271,9 +272,16 @@ def _ambiguous(written: PdnMove, found: Sequence[Move], context: _Context) -> Ru
 def _illegal(written: PdnMove, position: Position, context: _Context) -> RulebookError:
     return context.error(
         IllegalMoveError,
-        f"illegal move {written.notation} for {_side(position)} in {format_fen(position)}",
+        Message.of(
+            "notation.illegal_move",
+            move=written.notation,
+            side=Message.of(_side(position)),
+            fen=format_fen(position),
+        ),
         written,
-        expected="one of the legal moves: " + _legal_list(position.legal_moves(), position),
+        expected=Message.of(
+            "notation.legal_moves", moves=_legal_list(position.legal_moves(), position)
+        ),
     )
 
 

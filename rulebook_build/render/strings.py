@@ -1,8 +1,9 @@
-"""Every word the renderer and the solution player show, in Dutch, English and Frisian.
+"""Every word the renderer and the solution player show, from the words' catalogs.
 
 The site is Dutch at the root, English under ``/en/`` and Frisian (Frysk) under ``/fy/``.
 Material has no Frisian interface, so the theme's own strings fall back to Dutch; the words
-below are ours and exist in all three languages.
+below are ours: their English is here, their Dutch and Frisian in the catalogs
+(``rulebook_build/words/locale``).
 """
 
 from __future__ import annotations
@@ -11,114 +12,49 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from rulebook_build.rules import Piece, Position
+from rulebook_build.words import define
+from rulebook_build.words import text as said
 
-LANGUAGES: Final = ("nl", "en", "fy")
+LANGUAGES: Final = ("nl", "en", "fy")  # as words.LANGUAGES
 DEFAULT_LANGUAGE: Final = "nl"
 
-STRINGS: Final[Mapping[str, Mapping[str, str]]] = {
-    "nl": {
-        "board": "Dambord",
-        "white": "Wit",
-        "black": "Zwart",
-        "man": "schijf",
-        "men": "schijven",
-        "king": "dam",
-        "kings": "dammen",
-        "on": "op",
-        "and": "en",
-        "none": "geen stukken",
-        "empty": "Het bord is leeg.",
-        "white_to_move": "Wit is aan zet.",
-        "black_to_move": "Zwart is aan zet.",
-        "flipped": "Het bord is gedraaid: gezien vanaf de kant van zwart.",
-        "last_move": "Laatste zet: {move}.",
-        "start_position": "Beginstand",
-        "final_position": "Eindstand",
-        "move_status": "Zet {number}: {move}",
-        "player": "Oplossing stap voor stap",
-        "moves": "Zetten",
-        "first": "Naar het begin",
-        "back": "Vorige zet",
-        "play": "Afspelen",
-        "pause": "Pauzeren",
-        "forward": "Volgende zet",
-        "last": "Naar het einde",
-        "keys": "Pijltjestoetsen: vorige en volgende zet; Home en End: begin en einde; "
-        "spatie: afspelen of pauzeren.",
-        "keys_lines": "Pijl omhoog en omlaag: vorige en volgende lijn.",
-        "main_line": "Oplossing",
-        "lines": "Andere lijnen",
-        "line_status": "Lijn: {label}. {sentence}",
-    },
-    "en": {
-        "board": "Draughtboard",
-        "white": "White",
-        "black": "Black",
-        "man": "man",
-        "men": "men",
-        "king": "king",
-        "kings": "kings",
-        "on": "on",
-        "and": "and",
-        "none": "no pieces",
-        "empty": "The board is empty.",
-        "white_to_move": "White to move.",
-        "black_to_move": "Black to move.",
-        "flipped": "The board is turned round: seen from Black's side.",
-        "last_move": "Last move: {move}.",
-        "start_position": "Starting position",
-        "final_position": "Final position",
-        "move_status": "Move {number}: {move}",
-        "player": "Solution step by step",
-        "moves": "Moves",
-        "first": "To the start",
-        "back": "Previous move",
-        "play": "Play",
-        "pause": "Pause",
-        "forward": "Next move",
-        "last": "To the end",
-        "keys": "Arrow keys: previous and next move; Home and End: start and end; "
-        "space: play or pause.",
-        "keys_lines": "Up and down arrows: previous and next line.",
-        "main_line": "Solution",
-        "lines": "Other lines",
-        "line_status": "Line: {label}. {sentence}",
-    },
-    "fy": {
-        "board": "Damboerd",
-        "white": "Wyt",
-        "black": "Swart",
-        "man": "skiif",
-        "men": "skiven",
-        "king": "dam",
-        "kings": "dammen",
-        "on": "op",
-        "and": "en",
-        "none": "gjin stikken",
-        "empty": "It boerd is leech.",
-        "white_to_move": "Wyt is oan set.",
-        "black_to_move": "Swart is oan set.",
-        "flipped": "It boerd is draaid: sjoen fan de kant fan swart.",
-        "last_move": "Lêste set: {move}.",
-        "start_position": "Begjinstân",
-        "final_position": "Einstân",
-        "move_status": "Set {number}: {move}",
-        "player": "Oplossing stap foar stap",
-        "moves": "Setten",
-        "first": "Nei it begjin",
-        "back": "Foarige set",
-        "play": "Ôfspylje",
-        "pause": "Skoft",
-        "forward": "Folgjende set",
-        "last": "Nei it ein",
-        "keys": "Pylktoetsen: foarige en folgjende set; Home en End: begjin en ein; "
-        "spaasje: ôfspylje of skoft.",
-        "keys_lines": "Pylk omheech en omleech: foarige en folgjende line.",
-        "main_line": "Oplossing",
-        "lines": "Oare linen",
-        "line_status": "Line: {label}. {sentence}",
-    },
+IDS: Final[Mapping[str, str]] = {
+    "board": define("render.board", "Draughtboard"),
+    "white": define("render.white", "White"),
+    "black": define("render.black", "Black"),
+    "man": define("render.man", "man"),
+    "men": define("render.men", "men"),
+    "king": define("render.king", "king"),
+    "kings": define("render.kings", "kings"),
+    "on": define("render.on", "on"),
+    "and": define("render.and", "and"),
+    "none": define("render.none", "no pieces"),
+    "empty": define("render.empty", "The board is empty."),
+    "white_to_move": define("render.white_to_move", "White to move."),
+    "black_to_move": define("render.black_to_move", "Black to move."),
+    "flipped": define("render.flipped", "The board is turned round: seen from Black's side."),
+    "last_move": define("render.last_move", "Last move: {move}."),
+    "start_position": define("render.start_position", "Starting position"),
+    "final_position": define("render.final_position", "Final position"),
+    "move_status": define("render.move_status", "Move {number}: {move}"),
+    "player": define("render.player", "Solution step by step"),
+    "moves": define("render.moves", "Moves"),
+    "first": define("render.first", "To the start"),
+    "back": define("render.back", "Previous move"),
+    "play": define("render.play", "Play"),
+    "pause": define("render.pause", "Pause"),
+    "forward": define("render.forward", "Next move"),
+    "last": define("render.last", "To the end"),
+    "keys": define(
+        "render.keys",
+        "Arrow keys: previous and next move; Home and End: start and end; space: play or pause.",
+    ),
+    "keys_lines": define("render.keys_lines", "Up and down arrows: previous and next line."),
+    "main_line": define("render.main_line", "Solution"),
+    "lines": define("render.lines", "Other lines"),
+    "line_status": define("render.line_status", "Line: {label}. {sentence}"),
 }
+"""The renderer's words by their short name here, each a message of the catalogs."""
 
 
 def language_of(lang: str | None) -> str:
@@ -126,13 +62,12 @@ def language_of(lang: str | None) -> str:
     if not lang:
         return DEFAULT_LANGUAGE
     short = lang.replace("_", "-").split("-", 1)[0].lower()
-    return short if short in STRINGS else DEFAULT_LANGUAGE
+    return short if short in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def text(lang: str, key: str, **values: object) -> str:
     """The string ``key`` in ``lang``, with ``{placeholders}`` filled in."""
-    template = STRINGS[language_of(lang)][key]
-    return template.format(**values) if values else template
+    return said(IDS[key], language_of(lang), **values)
 
 
 def square_ranges(squares: Iterable[int]) -> str:

@@ -17,6 +17,11 @@ from rulebook_build.rules.board import (
 )
 from rulebook_build.rules.movegen import NO_STREAK, RawMove, State, generate, make
 from rulebook_build.rules.variants import INTERNATIONAL, Variant
+from rulebook_build.words import Message, define
+
+define("rules.no_such_square", "square {square} does not exist (squares are 1-50)")
+define("rules.white_man_on_row", "white man on {square}, its own promotion row (1-5)")
+define("rules.black_man_on_row", "black man on {square}, its own promotion row (46-50)")
 
 
 class Piece(Enum):
@@ -154,16 +159,16 @@ class Position:
             mask = 0
             for square in squares:
                 if not isinstance(square, int) or not 1 <= square <= 50:
-                    raise PositionError(f"square {square!r} does not exist (squares are 1-50)")
+                    raise PositionError(Message.of("rules.no_such_square", square=repr(square)))
                 if square in seen:
                     raise PositionError(
                         f"square {square} holds two pieces ({seen[square]} and {label})"
                     )
                 seen[square] = label
                 if label == "white man" and square <= 5:
-                    raise PositionError(f"white man on {square}, its own promotion row (1-5)")
+                    raise PositionError(Message.of("rules.white_man_on_row", square=square))
                 if label == "black man" and square >= 46:
-                    raise PositionError(f"black man on {square}, its own promotion row (46-50)")
+                    raise PositionError(Message.of("rules.black_man_on_row", square=square))
                 mask |= 1 << BIT_OF_SQUARE[square]
             masks.append(mask)
         for label, streak, kings in (

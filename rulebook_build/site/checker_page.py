@@ -29,6 +29,8 @@ from rulebook_build.notation import GRAMMAR_DIR
 from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
 from rulebook_build.site.problems import home
 from rulebook_build.site.templating import TEMPLATES
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
 PYODIDE_FILES: Final = (
     "pyodide.mjs",
@@ -60,257 +62,137 @@ BUNDLE_PARTS: Final = (
     "render/strings.py",
     "render/style.py",
     "render/svg.py",
+    "words",
 )
 """The package's files the browser needs (no site, command line, compiled search or raster).
 The C sources come along only because the tables' rules fingerprint covers them."""
 
-LABELS: Final[dict[str, dict[str, str]]] = {
-    "nl": {
-        "similar": "Zoek voorgangers",
-        "similar_title": "Gepubliceerde problemen die erop lijken",
-        "similar_running": "Bezig met zoeken in de gepubliceerde problemen…",
-        "similar_none": "Geen gepubliceerd probleem van deze site lijkt er genoeg op.",
-        "similar_found": "{count} gepubliceerde problemen lijken erop, het meest gelijkende eerst.",
-        "similar_note": "Gezocht in uw browser, in de gepubliceerde problemen van deze site. Een "
-        "mogelijke voorganger heeft dezelfde stand (op een stuk of twee na) of dezelfde "
-        "slotcombinatie; of het er een is, beslist de jury.",
-        "possible_anticipation": "mogelijke voorganger",
-        "likeness": "gelijkenis",
-        "missing": "De controle in de browser hoort niet bij deze bouw van de site: Pyodide "
-        "ontbreekt. Voer 'npm ci' uit in de map van het project en bouw de site opnieuw "
-        "('rulebook build'). Tot dan: 'rulebook check' op de opdrachtregel.",
-        "noscript": "Deze pagina heeft JavaScript nodig: de controle loopt in uw browser.",
-        "board": "Stand",
-        "board_help": "Klik of tik op een veld: leeg, witte schijf, zwarte schijf, witte dam, "
-        "zwarte dam. Pijltjestoetsen verplaatsen de focus over het bord.",
-        "variant": "Spelvorm",
-        "to_move": "Aan zet",
-        "white": "Wit",
-        "black": "Zwart",
-        "clear_board": "Bord leegmaken",
-        "paste": "Plak een FEN of een heel PDN-probleem",
-        "load": "Laden",
-        "title": "Titel",
-        "composer": "Componist",
-        "solution": "Oplossing (bijvoorbeeld 1. 32-28 19x37 2. 41x32)",
-        "seconds": "Tijdslimiet (seconden)",
-        "check": "Controleren",
-        "cancel": "Afbreken",
-        "download": "PDN downloaden",
-        "send": "Stuur het PDN-bestand naar",
-        "no_address": "Deze site heeft nog geen adres voor inzendingen ingesteld.",
-        "loading": "De controle wordt geladen (Python in de browser)…",
-        "ready": "Klaar om te controleren.",
-        "running": "Bezig: {seconds} s, {nodes} knopen. {stage}",
-        "cancelled": "Afgebroken.",
-        "empty_square": "leeg",
-        "square": "Veld {square}: {piece}",
-        "w": "witte schijf",
-        "b": "zwarte schijf",
-        "W": "witte dam",
-        "B": "zwarte dam",
-        "illegal": "Onreglementaire zet",
-        "report": "Oordeel",
-        "keys": "Winnende sleutelzetten",
-        "criterion": "Criterium",
-        "status": "Uitslag",
-        "detail": "Toelichting",
-        "done": "Gecontroleerd in {seconds} s ({nodes} knopen).",
-        "note_compiled": "De controle loopt in uw browser met hetzelfde zoekprogramma en "
-        "dezelfde eindspeldatabases (tot {pieces} stukken) als 'rulebook check', en de tijd "
-        "wordt in werk geteld: dezelfde opgave krijgt hier en op de opdrachtregel hetzelfde "
-        "oordeel. Wat de tijd niet beslist, heet 'niet beslist'.",
-        "note_python": "Deze site is gebouwd zonder het gecompileerde zoekprogramma: de "
-        "controle zoekt in Python (eindspeldatabases tot {pieces} stukken) en beslist minder "
-        "dan 'rulebook check' op de opdrachtregel. Wat de tijd niet beslist, heet 'niet "
-        "beslist'.",
-        "same_command": "Dezelfde controle op de opdrachtregel:",
-        "still_open": "nog open (tijdslimiet): {criteria}",
-        "empty_board": "Zet eerst stukken op het bord: wit en zwart hebben er elk minstens "
-        "één nodig.",
-        "stage_key": "A: sleutelzet {move} wordt onderzocht",
-        "stage_walk": "C: de oplossingsboom wordt doorlopen",
-        "stage_men": "D: elke schijf wordt weggenomen",
-        "stage_again": "tijd over ({seconds} s): opnieuw beoordeeld",
-        "tables_error": "De eindspeldatabases van de site konden niet worden gelezen ({error}); "
-        "de controle gaat zonder hen verder.",
-        "table_faults": "Eindspeldatabases die deze controle heeft moeten missen: {tables}. "
-        "Een ontbrekende database kan onbeslist laten wat 'rulebook check' beslist, maar maakt "
-        "een probleem nooit correct of incorrect. Na het herladen van de pagina worden ze opnieuw "
-        "opgehaald.",
-        "fault_fetch": "niet van de site op te halen",
-        "fault_checksum": "controlesom klopt niet",
-        "needs_webassembly": "Deze browser kan de controle niet uitvoeren: hij heeft geen "
-        "WebAssembly (te oud, of uitgeschakeld door een instelling of een extensie), en de "
-        "controle is Python, gecompileerd tot WebAssembly. Gebruik een recente browser, of "
-        "'rulebook check' op de opdrachtregel.",
-        "needs_worker": "Deze browser kan de controle niet uitvoeren: hij heeft geen Web Workers "
-        "(te oud, of uitgeschakeld), waarmee een probleem wordt beoordeeld zonder dat de pagina "
-        "vastloopt. Gebruik een recente browser, of 'rulebook check' op de opdrachtregel.",
-    },
-    "en": {
-        "similar": "Look for anticipations",
-        "similar_title": "Published problems like it",
-        "similar_running": "Searching the published problems…",
-        "similar_none": "No published problem of this site is like it enough.",
-        "similar_found": "{count} published problems are like it, the most alike first.",
-        "similar_note": "Searched in your browser, among this site's published problems. A "
-        "possible anticipation has the same position (but for a piece or two) or the same final "
+_LABEL_IDS: Final[dict[str, str]] = {
+    "similar": define("check_page.similar", "Look for anticipations"),
+    "similar_title": define("check_page.similar_title", "Published problems like it"),
+    "similar_running": define("check_page.similar_running", "Searching the published problems…"),
+    "similar_none": define(
+        "check_page.similar_none",
+        "No published problem of this site is like it enough.",
+    ),
+    "similar_found": define(
+        "check_page.similar_found",
+        "{count} published problems are like it, the most alike first.",
+    ),
+    "similar_note": define(
+        "check_page.similar_note",
+        "Searched in your browser, among this site's published problems. A possible "
+        "anticipation has the same position (but for a piece or two) or the same final "
         "combination; whether it anticipates yours is the jury's to say.",
-        "possible_anticipation": "possible anticipation",
-        "likeness": "likeness",
-        "missing": "The in-browser checker is not part of this build of the site: Pyodide is "
-        "missing. Run 'npm ci' in the project's folder and build the site again ('rulebook "
-        "build'). Until then: 'rulebook check' on the command line.",
-        "noscript": "This page needs JavaScript: the check runs in your browser.",
-        "board": "Position",
-        "board_help": "Click or tap a square: empty, white man, black man, white king, black "
-        "king. The arrow keys move the focus over the board.",
-        "variant": "Variant",
-        "to_move": "To move",
-        "white": "White",
-        "black": "Black",
-        "clear_board": "Clear the board",
-        "paste": "Paste a FEN or a whole PDN problem",
-        "load": "Load",
-        "title": "Title",
-        "composer": "Composer",
-        "solution": "Solution (for example 1. 32-28 19x37 2. 41x32)",
-        "seconds": "Time limit (seconds)",
-        "check": "Check",
-        "cancel": "Cancel",
-        "download": "Download PDN",
-        "send": "Send the PDN file to",
-        "no_address": "This site has not set an address for submissions yet.",
-        "loading": "Loading the checker (Python in the browser)…",
-        "ready": "Ready to check.",
-        "running": "Running: {seconds} s, {nodes} nodes. {stage}",
-        "cancelled": "Cancelled.",
-        "empty_square": "empty",
-        "square": "Square {square}: {piece}",
-        "w": "white man",
-        "b": "black man",
-        "W": "white king",
-        "B": "black king",
-        "illegal": "Illegal move",
-        "report": "Verdict",
-        "keys": "Winning keys",
-        "criterion": "Criterion",
-        "status": "Result",
-        "detail": "Detail",
-        "done": "Checked in {seconds} s ({nodes} nodes).",
-        "note_compiled": "The check runs in your browser with the same search and the same "
-        "endgame tables (up to {pieces} pieces) as 'rulebook check', its time counted in "
-        "work: a problem gets the same verdict here as on the command line. What the time "
-        "does not settle is called undecided.",
-        "note_python": "This site was built without the compiled search: the check searches "
-        "in Python (endgame tables up to {pieces} pieces) and settles less than 'rulebook "
-        "check' on the command line. What the time does not settle is called undecided.",
-        "same_command": "The same check on the command line:",
-        "still_open": "still open (time limit): {criteria}",
-        "empty_board": "Put pieces on the board first: White and Black need at least one each.",
-        "stage_key": "A: searching key {move}",
-        "stage_walk": "C: walking the solution tree",
-        "stage_men": "D: removing each man",
-        "stage_again": "time left ({seconds} s): judging again",
-        "tables_error": "The site's endgame tables could not be read ({error}); the check "
-        "goes on without them.",
-        "table_faults": "Endgame tables this check had to do without: {tables}. A table left "
-        "out can leave undecided what 'rulebook check' decides, but never makes a problem "
-        "correct or incorrect. Reloading the page fetches them again.",
-        "fault_fetch": "could not be fetched from the site",
-        "fault_checksum": "failed its checksum",
-        "needs_webassembly": "This browser cannot run the checker: it has no WebAssembly (too "
-        "old, or switched off by a setting or an extension), and the checker is Python compiled "
-        "to WebAssembly. Use a current browser, or 'rulebook check' on the command line.",
-        "needs_worker": "This browser cannot run the checker: it has no Web Workers (too old, or "
-        "switched off), which judge a problem without freezing the page. Use a current "
-        "browser, or 'rulebook check' on the command line.",
-    },
-    "fy": {
-        "similar": "Sykje foargongers",
-        "similar_title": "Publisearre problemen dy't derop lykje",
-        "similar_running": "Dwaande mei sykjen yn de publisearre problemen…",
-        "similar_none": "Gjin publisearre probleem fan dizze side liket der genôch op.",
-        "similar_found": "{count} publisearre problemen lykje derop, it meast gelikense earst.",
-        "similar_note": "Socht yn jo browser, yn de publisearre problemen fan dizze side. In "
-        "mooglike foargonger hat deselde stân (op in stik of twa nei) of deselde "
-        "slotkombinaasje; oft it ien is, beslút de sjuery.",
-        "possible_anticipation": "mooglike foargonger",
-        "likeness": "oerienkomst",
-        "missing": "De kontrôle yn de browser heart net by dizze bou fan de side: Pyodide "
-        "ûntbrekt. Fier 'npm ci' út yn de map fan it projekt en bou de side op 'e nij "
-        "('rulebook build'). Oant dan: 'rulebook check' op de kommandorigel.",
-        "noscript": "Dizze side hat JavaScript nedich: de kontrôle rint yn jo browser.",
-        "board": "Stân",
-        "board_help": "Klik of tik op in fjild: leech, wite skiif, swarte skiif, wite dam, "
-        "swarte dam. De pylktoetsen ferpleatse de fokus oer it boerd.",
-        "variant": "Spulfoarm",
-        "to_move": "Oan set",
-        "white": "Wyt",
-        "black": "Swart",
-        "clear_board": "Boerd leechmeitsje",
-        "paste": "Plak in FEN of in hiel PDN-probleem",
-        "load": "Lade",
-        "title": "Titel",
-        "composer": "Komponist",
-        "solution": "Oplossing (bygelyks 1. 32-28 19x37 2. 41x32)",
-        "seconds": "Tiidslimyt (sekonden)",
-        "check": "Kontrolearje",
-        "cancel": "Ôfbrekke",
-        "download": "PDN downloade",
-        "send": "Stjoer it PDN-bestân nei",
-        "no_address": "Dizze side hat noch gjin adres foar ynstjoeringen ynsteld.",
-        "loading": "De kontrôle wurdt laden (Python yn de browser)…",
-        "ready": "Klear om te kontrolearjen.",
-        "running": "Dwaande: {seconds} s, {nodes} knopen. {stage}",
-        "cancelled": "Ôfbrutsen.",
-        "empty_square": "leech",
-        "square": "Fjild {square}: {piece}",
-        "w": "wite skiif",
-        "b": "swarte skiif",
-        "W": "wite dam",
-        "B": "swarte dam",
-        "illegal": "Net reglemintêre set",
-        "report": "Oardiel",
-        "keys": "Winnende kaaizetten",
-        "criterion": "Kritearium",
-        "status": "Útslach",
-        "detail": "Taljochting",
-        "done": "Kontrolearre yn {seconds} s ({nodes} knopen).",
-        "note_compiled": "De kontrôle rint yn jo browser mei itselde sykprogramma en deselde "
-        "einspuldatabanken (oant {pieces} stikken) as 'rulebook check', en de tiid wurdt yn "
-        "wurk teld: deselde opjefte kriget hjir en op de kommandorigel itselde oardiel. Wat "
-        "de tiid net beslist, hjit 'net besletten'.",
-        "note_python": "Dizze side is boud sûnder it kompilearre sykprogramma: de kontrôle "
-        "siket yn Python (einspuldatabanken oant {pieces} stikken) en beslist minder as "
-        "'rulebook check' op de kommandorigel. Wat de tiid net beslist, hjit 'net "
-        "besletten'.",
-        "same_command": "Deselde kontrôle op de kommandorigel:",
-        "still_open": "noch iepen (tiidslimyt): {criteria}",
-        "empty_board": "Set earst stikken op it boerd: wyt en swart hawwe elk op syn minst "
-        "ien nedich.",
-        "stage_key": "A: kaaiset {move} wurdt ûndersocht",
-        "stage_walk": "C: de oplossingsbeam wurdt trochrûn",
-        "stage_men": "D: elke skiif wurdt weinommen",
-        "stage_again": "tiid oer ({seconds} s): op 'e nij beoardiele",
-        "tables_error": "De einspuldatabanken fan de side koene net lêzen wurde ({error}); de "
-        "kontrôle giet sûnder har fierder.",
-        "table_faults": "Einspuldatabanken dy't dizze kontrôle misse moast: {tables}. In "
-        "ûntbrekkende databank kin net besletten litte wat 'rulebook check' beslút, mar makket "
-        "in probleem nea korrekt of ynkorrekt. Nei it op 'e nij laden fan de side wurde se op 'e "
-        "nij ophelle.",
-        "fault_fetch": "net fan de side op te heljen",
-        "fault_checksum": "kontrôlesom klopt net",
-        "needs_webassembly": "Dizze browser kin de kontrôle net útfiere: hy hat gjin "
-        "WebAssembly (te âld, of útskeakele troch in ynstelling of in útwreiding), en de "
-        "kontrôle is Python, kompilearre ta WebAssembly. Brûk in resinte browser, of "
-        "'rulebook check' op de kommandorigel.",
-        "needs_worker": "Dizze browser kin de kontrôle net útfiere: hy hat gjin Web Workers (te "
-        "âld, of útskeakele), dêr't in probleem mei beoardiele wurdt sûnder dat de side "
-        "fêstrint. Brûk in resinte browser, of 'rulebook check' op de kommandorigel.",
-    },
+    ),
+    "possible_anticipation": define("check_page.possible_anticipation", "possible anticipation"),
+    "likeness": define("check_page.likeness", "likeness"),
+    "missing": define(
+        "check_page.missing",
+        "The in-browser checker is not part of this build of the site: Pyodide is missing. Run "
+        "'npm ci' in the project's folder and build the site again ('rulebook build'). Until "
+        "then: 'rulebook check' on the command line.",
+    ),
+    "noscript": define(
+        "check_page.noscript",
+        "This page needs JavaScript: the check runs in your browser.",
+    ),
+    "board": define("check_page.board", "Position"),
+    "board_help": define(
+        "check_page.board_help",
+        "Click or tap a square: empty, white man, black man, white king, black king. The arrow "
+        "keys move the focus over the board.",
+    ),
+    "variant": define("check_page.variant", "Variant"),
+    "to_move": define("check_page.to_move", "To move"),
+    "white": define("check_page.white", "White"),
+    "black": define("check_page.black", "Black"),
+    "clear_board": define("check_page.clear_board", "Clear the board"),
+    "paste": define("check_page.paste", "Paste a FEN or a whole PDN problem"),
+    "load": define("check_page.load", "Load"),
+    "title": define("check_page.title", "Title"),
+    "composer": define("check_page.composer", "Composer"),
+    "solution": define("check_page.solution", "Solution (for example 1. 32-28 19x37 2. 41x32)"),
+    "seconds": define("check_page.seconds", "Time limit (seconds)"),
+    "check": define("check_page.check", "Check"),
+    "cancel": define("check_page.cancel", "Cancel"),
+    "download": define("check_page.download", "Download PDN"),
+    "send": define("check_page.send", "Send the PDN file to"),
+    "no_address": define(
+        "check_page.no_address",
+        "This site has not set an address for submissions yet.",
+    ),
+    "loading": define("check_page.loading", "Loading the checker (Python in the browser)…"),
+    "ready": define("check_page.ready", "Ready to check."),
+    "running": define("check_page.running", "Running: {seconds} s, {nodes} nodes. {stage}"),
+    "cancelled": define("check_page.cancelled", "Cancelled."),
+    "empty_square": define("check_page.empty_square", "empty"),
+    "square": define("check_page.square", "Square {square}: {piece}"),
+    "w": define("check_page.white_man", "white man"),
+    "b": define("check_page.black_man", "black man"),
+    "W": define("check_page.white_king", "white king"),
+    "B": define("check_page.black_king", "black king"),
+    "illegal": define("check_page.illegal", "Illegal move"),
+    "report": define("check_page.report", "Verdict"),
+    "keys": define("check_page.keys", "Winning keys"),
+    "criterion": define("check_page.criterion", "Criterion"),
+    "status": define("check_page.status", "Result"),
+    "detail": define("check_page.detail", "Detail"),
+    "done": define("check_page.done", "Checked in {seconds} s ({nodes} nodes)."),
+    "note_compiled": define(
+        "check_page.note_compiled",
+        "The check runs in your browser with the same search and the same endgame tables (up to "
+        "{pieces} pieces) as 'rulebook check', its time counted in work: a problem gets the "
+        "same verdict here as on the command line. What the time does not settle is called "
+        "undecided.",
+    ),
+    "note_python": define(
+        "check_page.note_python",
+        "This site was built without the compiled search: the check searches in Python (endgame "
+        "tables up to {pieces} pieces) and settles less than 'rulebook check' on the command "
+        "line. What the time does not settle is called undecided.",
+    ),
+    "same_command": define("check_page.same_command", "The same check on the command line:"),
+    "still_open": define("check_page.still_open", "still open (time limit): {criteria}"),
+    "empty_board": define(
+        "check_page.empty_board",
+        "Put pieces on the board first: White and Black need at least one each.",
+    ),
+    "stage_key": define("check_page.stage_key", "A: searching key {move}"),
+    "stage_walk": define("check_page.stage_walk", "C: walking the solution tree"),
+    "stage_men": define("check_page.stage_men", "D: removing each man"),
+    "stage_again": define("check_page.stage_again", "time left ({seconds} s): judging again"),
+    "tables_error": define(
+        "check_page.tables_error",
+        "The site's endgame tables could not be read ({error}); the check goes on without them.",
+    ),
+    "table_faults": define(
+        "check_page.table_faults",
+        "Endgame tables this check had to do without: {tables}. A table left out can leave "
+        "undecided what 'rulebook check' decides, but never makes a problem correct or "
+        "incorrect. Reloading the page fetches them again.",
+    ),
+    "fault_fetch": define("check_page.fault_fetch", "could not be fetched from the site"),
+    "fault_checksum": define("check_page.fault_checksum", "failed its checksum"),
+    "needs_webassembly": define(
+        "check_page.needs_webassembly",
+        "This browser cannot run the checker: it has no WebAssembly (too old, or switched off "
+        "by a setting or an extension), and the checker is Python compiled to WebAssembly. Use "
+        "a current browser, or 'rulebook check' on the command line.",
+    ),
+    "needs_worker": define(
+        "check_page.needs_worker",
+        "This browser cannot run the checker: it has no Web Workers (too old, or switched off), "
+        "which judge a problem without freezing the page. Use a current browser, or 'rulebook "
+        "check' on the command line.",
+    ),
 }
+"""The check page's words by their short name here (the page's script reads them by it):
+their English here, their Dutch and Frisian in the words' catalogs."""
+LABELS: Final[dict[str, dict[str, str]]] = {
+    lang: {key: said(message, lang) for key, message in _LABEL_IDS.items()} for lang in LANGUAGES
+}
+"""Each language's words, read from the catalogs once, at build time."""
 
 _TEMPLATES: Final = TEMPLATES
 
@@ -352,6 +234,12 @@ def python_bundle() -> bytes:
     calibration = package / "checker" / "calibration.json"
     if calibration.is_file():
         files.append(("rulebook_build/checker/calibration.json", calibration))
+    # the words' compiled catalogs: the page's messages in its language
+    words = package / "words" / "locale"
+    files += [
+        (f"rulebook_build/{p.relative_to(package).as_posix()}", p)
+        for p in sorted(words.glob("*/LC_MESSAGES/*.mo"))
+    ]
     files += [(f"grammar/{p.name}", p) for p in sorted(GRAMMAR_DIR.glob("*.lark"))]
     # pure Python, needed by the notation and tables; found, not imported (only the notation
     # layer imports Lark)

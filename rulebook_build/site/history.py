@@ -37,22 +37,37 @@ from typing import Any, Final
 from rulebook_build.errors import SiteError
 from rulebook_build.site.shared_diagrams import FOLDER, shared_file_of_page
 from rulebook_build.site.templating import TRIMMED
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
 RULE_PAGES: Final = "docs/*/regels/*.md"
 """Where the rule pages are; each needs a history unless it is ``derived``."""
 HELPER: Final = "python scripts/history_entry.py"
-LANGUAGES: Final = ("nl", "en", "fy")
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "nl": {"last": "Laatste wijziging", "earlier": "Eerdere wijzigingen"},
-    "en": {"last": "Last changed", "earlier": "Earlier changes"},
-    "fy": {"last": "Lêste feroaring", "earlier": "Eardere feroarings"},
+_WORDS_IDS: Final[dict[str, str]] = {
+    "last": define("history.last", "Last changed"),
+    "earlier": define("history.earlier", "Earlier changes"),
 }
+WORDS: Final[dict[str, dict[str, str]]] = {
+    lang: {key: said(message, lang) for key, message in _WORDS_IDS.items()} for lang in LANGUAGES
+}
+"""The history notice's labels, per language, from the catalogs."""
+_MONTH_IDS: Final = (
+    define("history.month_1", "January"),
+    define("history.month_2", "February"),
+    define("history.month_3", "March"),
+    define("history.month_4", "April"),
+    define("history.month_5", "May"),
+    define("history.month_6", "June"),
+    define("history.month_7", "July"),
+    define("history.month_8", "August"),
+    define("history.month_9", "September"),
+    define("history.month_10", "October"),
+    define("history.month_11", "November"),
+    define("history.month_12", "December"),
+)
 MONTHS: Final[dict[str, str]] = {
-    "nl": "januari februari maart april mei juni juli augustus september oktober november december",
-    "en": "January February March April May June July August September October November December",
-    "fy": "jannewaris febrewaris maart april maaie juny july augustus septimber oktober novimber "
-    "desimber",
+    lang: " ".join(said(month, lang) for month in _MONTH_IDS) for lang in LANGUAGES
 }
 """The months, in order, separated by spaces."""
 

@@ -18,20 +18,18 @@ from typing import Final
 import markupsafe
 
 from rulebook_build.site.history import History, history_notice
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
-NOTICES: Final = {
-    "fy": (
-        "Net oerset",
-        "Dizze side is noch net yn it Frysk oerset; hjirûnder stiet de Nederlânske tekst.",
-    ),
-    "en": (
-        "Not translated",
+_NOTICE_IDS: Final = (
+    define("page.not_translated", "Not translated"),
+    define(
+        "page.not_translated_text",
         "This page has not been translated into English yet; the Dutch text follows.",
     ),
-    "nl": (
-        "Niet vertaald",
-        "Deze pagina is nog niet vertaald; hieronder staat de oorspronkelijke tekst.",
-    ),
+)
+NOTICES: Final = {
+    lang: (said(_NOTICE_IDS[0], lang), said(_NOTICE_IDS[1], lang)) for lang in LANGUAGES
 }
 
 _ALTERNATE_LINK: Final = re.compile(

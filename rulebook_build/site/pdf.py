@@ -50,6 +50,8 @@ import markupsafe
 from rulebook_build.errors import SiteError
 from rulebook_build.render import NUMBER_FONT, PRINT, standalone_style
 from rulebook_build.site.templating import TEMPLATES
+from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import text as said
 
 __all__ = [
     "PDF_WORDS",
@@ -66,41 +68,22 @@ __all__ = [
     "write_pdfs",
 ]
 
-PDF_WORDS: Final[Mapping[str, Mapping[str, str]]] = {
-    "nl": {
-        "download": "Download als PDF (A4)",
-        "download_dutch": "Download als PDF (A4)",
-        "contents": "Inhoud",
-        "edition": "Uitgave",
-        "source": "Bron",
-        "address": "Op de website",
-        "version": "Versie van",
-        "page": "Pagina",
-        "of": "van",
-    },
-    "en": {
-        "download": "Download as PDF (A4)",
-        "download_dutch": "Download the Dutch text as PDF (A4)",
-        "contents": "Contents",
-        "edition": "Edition",
-        "source": "Source",
-        "address": "On the website",
-        "version": "Version of",
-        "page": "Page",
-        "of": "of",
-    },
-    "fy": {
-        "download": "Downloade as PDF (A4)",
-        "download_dutch": "Downloade de Nederlânske tekst as PDF (A4)",
-        "contents": "Ynhâld",
-        "edition": "Útjefte",
-        "source": "Boarne",
-        "address": "Op de webside",
-        "version": "Ferzje fan",
-        "page": "Side",
-        "of": "fan",
-    },
+_PDF_WORDS_IDS: Final[dict[str, str]] = {
+    "download": define("pdf.download", "Download as PDF (A4)"),
+    "download_dutch": define("pdf.download_dutch", "Download the Dutch text as PDF (A4)"),
+    "contents": define("pdf.contents", "Contents"),
+    "edition": define("pdf.edition", "Edition"),
+    "source": define("pdf.source", "Source"),
+    "address": define("pdf.address", "On the website"),
+    "version": define("pdf.version", "Version of"),
+    "page": define("pdf.page", "Page"),
+    "of": define("pdf.of", "of"),
 }
+PDF_WORDS: Final[dict[str, dict[str, str]]] = {
+    lang: {key: said(message, lang) for key, message in _PDF_WORDS_IDS.items()}
+    for lang in LANGUAGES
+}
+"""The words of the PDF link and of the PDF's own pages, per language, from the catalogs."""
 """The words of the PDF link and of the PDF's own pages, per language (English for one not
 listed)."""
 

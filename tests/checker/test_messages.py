@@ -6,7 +6,8 @@ import string
 
 import pytest
 
-from rulebook_build.checker.messages import MESSAGES, render
+from rulebook_build.checker.messages import IDS, render
+from rulebook_build.words import text
 
 
 def fields(template: str) -> list[str]:
@@ -15,9 +16,10 @@ def fields(template: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["nl", "fy"])
 def test_every_message_is_translated_with_the_same_arguments(lang: str) -> None:
-    assert set(MESSAGES[lang]) == set(MESSAGES["en"])
-    for message, template in MESSAGES["en"].items():
-        assert fields(MESSAGES[lang][message]) == fields(template), message
+    """The catalog's text of each message has the English text's arguments (that each is
+    translated at all is tests/words/test_catalogs.py's)."""
+    wrong = [m for m in sorted(IDS) if fields(text(m, lang)) != fields(text(m, "en"))]
+    assert wrong == []
 
 
 def test_list_arguments_are_written_item_by_item_with_translated_colours() -> None:

@@ -210,8 +210,8 @@ def test_the_rate_is_said_as_measured() -> None:
     assert "not been compared" in calibration_text(None)
     harder = Calibration(2038, 2055, 1_000_000, open_agreed=30, open_asked=41)
     assert calibration_text(harder).endswith(
-        "Of 41 questions that a check of 20 s left open and one of 120 s settled, it judged 30 "
-        "right."
+        "are often harder. Of 41 questions that a check of 20 s left open and one of 120 s "
+        "settled, it judged 30 right."
     )
     assert "beoordeelde ze er 30 goed" in calibration_text(harder, "nl")
     stored = calibration()  # what benchmarks/opinion.py --write measured, shipped with the package
