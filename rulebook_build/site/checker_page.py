@@ -140,6 +140,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "opgehaald.",
         "fault_fetch": "niet van de site op te halen",
         "fault_checksum": "controlesom klopt niet",
+        "fetching_of": "Eindspeldatabases ophalen: {done} van {total} MB.",
+        "fetching": "Eindspeldatabases ophalen ({table}): {done} MB tot nu toe.",
+        "kept": "Deze browser bewaart {size} MB van de eindspeldatabases van de site, zodat een "
+        "controle ze niet opnieuw hoeft op te halen.",
+        "kept_none": "Deze browser bewaart nog geen eindspeldatabases van de site.",
+        "forget": "Bewaarde databases wissen",
         "needs_webassembly": "Deze browser kan de controle niet uitvoeren: hij heeft geen "
         "WebAssembly (te oud, of uitgeschakeld door een instelling of een extensie), en de "
         "controle is Python, gecompileerd tot WebAssembly. Gebruik een recente browser, of "
@@ -220,6 +226,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "correct or incorrect. Reloading the page fetches them again.",
         "fault_fetch": "could not be fetched from the site",
         "fault_checksum": "failed its checksum",
+        "fetching_of": "Fetching endgame tables: {done} of {total} MB.",
+        "fetching": "Fetching endgame tables ({table}): {done} MB so far.",
+        "kept": "This browser keeps {size} MB of the site's endgame tables, so that a check "
+        "need not fetch them again.",
+        "kept_none": "This browser keeps none of the site's endgame tables yet.",
+        "forget": "Forget the kept tables",
         "needs_webassembly": "This browser cannot run the checker: it has no WebAssembly (too "
         "old, or switched off by a setting or an extension), and the checker is Python compiled "
         "to WebAssembly. Use a current browser, or 'rulebook check' on the command line.",
@@ -302,6 +314,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "nij ophelle.",
         "fault_fetch": "net fan de side op te heljen",
         "fault_checksum": "kontrôlesom klopt net",
+        "fetching_of": "Einspuldatabanken ophelje: {done} fan {total} MB.",
+        "fetching": "Einspuldatabanken ophelje ({table}): {done} MB oant no ta.",
+        "kept": "Dizze browser bewarret {size} MB fan de einspuldatabanken fan de side, sadat in "
+        "kontrôle se net op 'e nij ophelje hoecht.",
+        "kept_none": "Dizze browser bewarret noch gjin einspuldatabanken fan de side.",
+        "forget": "Bewarre databanken wiskje",
         "needs_webassembly": "Dizze browser kin de kontrôle net útfiere: hy hat gjin "
         "WebAssembly (te âld, of útskeakele troch in ynstelling of in útwreiding), en de "
         "kontrôle is Python, kompilearre ta WebAssembly. Brûk in resinte browser, of "
