@@ -321,7 +321,8 @@ STORED = """async ([action, digest]) => {
     }
     const keys = await done(store.getAllKeys());
     if (action === "tamper") {  // the bytes of the first span of blocks turned, its length kept
-        const key = keys.map(String).filter((k) => k.includes(".blocks|"))[0];
+        // a span the search asked (a prefetch asks only from a file's start)
+        const key = keys.map(String).filter((k) => k.includes(".blocks|") && !k.includes("|0|"))[0];
         const bytes = new Uint8Array(await done(store.get(key)));
         bytes.forEach((b, i) => { bytes[i] = b ^ 0x5a; });
         await done(store.put(bytes.buffer, key));

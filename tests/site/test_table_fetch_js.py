@@ -486,3 +486,34 @@ console.log(JSON.stringify([
     )
     total = sum(100 + i for i in range(20))
     assert said == [6, 20, {"requests": 20, "bytes": total}, [total, total], 107]
+
+
+def test_a_span_the_host_refused_for_good_while_prefetched_is_not_asked_again(
+    tmp_path: Path,
+) -> None:
+    """A 404 met by the prefetch is the search's at once, in the Range reader's words; a
+    failure that may pass (a 503) is left to the search, which asks the host again."""
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const kept = keptSpans(mapBackend(), "d");
+await kept.ready;
+const fetchAsync = (name) => {
+  const error = new Error(name + ": HTTP " + (name === "gone.pages" ? 404 : 503));
+  error.final = name === "gone.pages";
+  return Promise.reject(error);
+};
+const spans = [{name: "gone.pages", start: 0, end: 44}, {name: "busy.pages", start: 0, end: 44}];
+await prefetch(spans, kept, fetchAsync, 2, null);
+const asked = [];
+const read = keptFetch(kept, (name, start, end) => {
+  asked.push(name);
+  return new Uint8Array(end - start);
+});
+let gone;
+try { read("gone.pages", 0, 44); } catch (error) { gone = error.message; }
+console.log(JSON.stringify([gone, read("busy.pages", 0, 44).length, asked]));
+""",
+    )
+    assert said == ["gone.pages: HTTP 404", 44, ["busy.pages"]]

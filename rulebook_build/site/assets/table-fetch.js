@@ -214,13 +214,28 @@ function spanKey(name, start, end) {
   return name + "|" + start + "|" + end;
 }
 
+/* a span the host refused for good (a 404) while it was prefetched: refused again at once,
+ * with the words the Range reader would have said, and never asked of the host a second time */
+function refusal(message) {
+  var error = new Error(message);
+  error.final = true;
+  return error;
+}
+
 export function keptSpans(backend, digest) {
   var memory = new Map();
+  var refused = new Map(); /* this visit only: a host may have the file tomorrow */
   var fresh = [];
   var kept = {
     bytes: 0,
     get: function (name, start, end) {
       return memory.get(spanKey(name, start, end));
+    },
+    refuse: function (name, start, end, message) {
+      refused.set(spanKey(name, start, end), message);
+    },
+    refused: function (name, start, end) {
+      return refused.get(spanKey(name, start, end));
     },
     put: function (name, start, end, bytes) {
       var key = spanKey(name, start, end);
@@ -264,6 +279,10 @@ export function keptFetch(kept, fetchRange) {
     if (found) {
       return found;
     }
+    var refused = kept.refused(name, start, end);
+    if (refused) {
+      throw refusal(refused);
+    }
     var bytes = fetchRange(name, start, end);
     kept.put(name, start, end, bytes);
     return bytes;
@@ -279,8 +298,10 @@ export function keptFetch(kept, fetchRange) {
  *
  * tablesToPrefetch(manifest, fen, whole): [{name, start, end}] not yet kept.
  * prefetch(spans, kept, fetchAsync, inFlight, onProgress): fetches them, `inFlight` at a
- *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A failure is left to
- *   the search, which asks again (and reports what it could not have).
+ *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A failure that may pass
+ *   is left to the search, which asks again (and reports what it could not have); a final one
+ *   (an error with `final`, as rangeFetch throws for a 404) is kept as a refusal, which the
+ *   search meets at once, in the Range reader's words, without asking the host again.
  */
 export var PAGE_ENTRY_BYTES = 44; /* remote.py PAGE_ENTRY: offset, length, SHA-256 */
 
@@ -366,8 +387,12 @@ export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
             kept.put(span.name, span.start, span.end, bytes);
           }
         },
-        function () {
-          /* the search asks again, and says what it could not have */
+        function (error) {
+          /* a failure that may pass: the search asks again, and says what it could not have;
+           * a final one (a 404) is kept as such, so that the host is not asked twice */
+          if (error && error.final) {
+            kept.refuse(span.name, span.start, span.end, error.message);
+          }
         }
       )
       .then(function () {
@@ -394,7 +419,9 @@ export function rangeFetch(folder) {
     return fetch(folder + name, { headers: { Range: "bytes=" + start + "-" + (end - 1) } }).then(
       function (response) {
         if (response.status !== 206 && response.status !== 200) {
-          throw new Error(name + ": HTTP " + response.status);
+          var error = new Error(name + ": HTTP " + response.status);
+          error.final = !transient(response.status);
+          throw error;
         }
         return response.arrayBuffer().then(function (buffer) {
           var bytes = new Uint8Array(buffer);
