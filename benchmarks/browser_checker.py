@@ -31,6 +31,7 @@ requests and bytes the server answered (Pyodide, the page, the tables, everythin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import json
@@ -111,7 +112,9 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
         self._answer(body=False)
 
     def do_GET(self) -> None:
-        self._answer(body=True)
+        # the browser may give a request up (a cancelled check, a closed page)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self._answer(body=True)
 
     def _answer(self, *, body: bool) -> None:
         time.sleep(self.delay)  # the round trip before the first byte

@@ -113,7 +113,7 @@ function tellFetching(name, active) {
       fetching: {
         name: name.replace(/\.(blocks|pages)$/, ""),
         active: active,
-        bytes: reader.downloaded - current.downloaded
+        bytes: reader.downloaded - current.downloaded + current.prefetched /* this check's */
       }
     });
   }
@@ -334,7 +334,13 @@ self.onmessage = function (event) {
       var result;
       if (message.op === "check") {
         var before = [reader.downloaded, reader.requests, fetching];
-        current = { id: message.id, nodes: 0, stage: "", downloaded: reader.downloaded };
+        current = {
+          id: message.id,
+          nodes: 0,
+          stage: "",
+          downloaded: reader.downloaded,
+          prefetched: prefetched.bytes
+        };
         var progress = function (text) {
           current.stage = String(text);
           self.postMessage({ id: message.id, progress: { nodes: current.nodes, stage: current.stage } });

@@ -427,6 +427,7 @@
       });
       /* a request under way, or one a moment ago: a slow connection never looks like a hang */
       if (fetching && (fetching.active || Date.now() - fetching.at < 1000)) {
+        text = text.trim();
         text +=
           " " +
           (fetching.total !== undefined
