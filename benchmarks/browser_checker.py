@@ -13,21 +13,40 @@ command line's on the same problem (run after the page's check, on the PDN the p
 the same count of nodes on both sides, so the ratio of the two wall times is the ratio of the
 rates of the whole judgement), and the bytes of tables the check downloaded.  Prints one line
 per problem and a summary.
+
+    python benchmarks/browser_checker.py --home [--delay 50] [--mbit 40] [--site DIR] FILE...
+
+With ``--home``, the site is served as a composer's home connection reaches a hosted site
+(:class:`HomeHost`, this script's own server on 127.0.0.1, nothing else reached): every
+request waits ``--delay`` milliseconds before its answer starts, all answers together go out
+at ``--mbit`` megabits a second, and every file carries Netlify's default headers
+(``Cache-Control: max-age=0, must-revalidate`` and an ETag; a request with that ETag in
+``If-None-Match`` gets 304), so the browser must ask again for everything it kept.  Each
+problem is opened by its link (``#pdn=...&run=1``, as a composer follows it) in a browser
+with a new profile (cold), then again after the browser is closed and started on the same
+profile (warm); per run: the seconds from opening the link to the grade on the page, and the
+requests and bytes the server answered (Pyodide, the page, the tables, everything).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import json
+import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -36,6 +55,159 @@ from rulebook_build.checker.judge import problem_digest  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file, write_game  # noqa: E402
 from rulebook_build.notation.replay import game_variant  # noqa: E402
 from tests.site.test_browser import _QuietHandler  # noqa: E402
+
+
+class Link:
+    """The composer's line: one bandwidth shared by every answer under way (``mbit`` megabits
+    a second), as a home connection is shared by the browser's parallel requests."""
+
+    def __init__(self, mbit: float) -> None:
+        self.rate = mbit * 1e6 / 8  # bytes a second
+        self.lock = threading.Lock()
+        self.free_at = 0.0  # when the line has sent everything queued so far
+
+    def send(self, size: int) -> None:
+        """Wait until ``size`` bytes would have gone through the line."""
+        with self.lock:
+            now = time.monotonic()
+            self.free_at = max(self.free_at, now) + size / self.rate
+            done = self.free_at
+        time.sleep(max(0.0, done - time.monotonic()))
+
+
+class HomeHost(http.server.SimpleHTTPRequestHandler):
+    """A static host reached over a home connection: a delay before every answer, a shared
+    bandwidth, Netlify's default caching headers (revalidate every file: ETag, 304), single
+    byte ranges answered with 206.  Counts every request and the bytes of every body."""
+
+    protocol_version = "HTTP/1.1"  # kept-alive connections, as a browser uses them
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+    }
+    delay = 0.05
+    link = Link(40.0)
+    counts_lock = threading.Lock()
+    requests = 0
+    bytes_sent = 0
+    not_modified = 0
+    CHUNK = 16_384
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    @classmethod
+    def reset(cls) -> None:
+        with cls.counts_lock:
+            cls.requests = cls.bytes_sent = cls.not_modified = 0
+
+    def _count(self, size: int, *, not_modified: bool = False) -> None:
+        with HomeHost.counts_lock:
+            HomeHost.requests += 1
+            HomeHost.bytes_sent += size
+            HomeHost.not_modified += not_modified
+
+    def do_HEAD(self) -> None:
+        self._answer(body=False)
+
+    def do_GET(self) -> None:
+        # the browser may give a request up (a cancelled check, a closed page)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self._answer(body=True)
+
+    def _answer(self, *, body: bool) -> None:
+        time.sleep(self.delay)  # the round trip before the first byte
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if not os.path.isfile(path):
+            self._count(0)
+            self.send_error(404)
+            return
+        stat = os.stat(path)
+        etag = f'"{stat.st_size:x}-{stat.st_mtime_ns:x}"'
+        if etag in [t.strip() for t in self.headers.get("If-None-Match", "").split(",")]:
+            self._count(0, not_modified=True)
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Cache-Control", "max-age=0, must-revalidate")
+            self.end_headers()
+            return
+        size = stat.st_size
+        start, end = 0, size - 1
+        wanted = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+        if wanted:
+            start = int(wanted.group(1))
+            end = min(int(wanted.group(2)) if wanted.group(2) else size - 1, size - 1)
+            if start > end:
+                self._count(0)
+                self.send_error(416)
+                return
+        self.send_response(206 if wanted else 200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("ETag", etag)
+        self.send_header("Cache-Control", "max-age=0, must-revalidate")
+        self.send_header("Accept-Ranges", "bytes")
+        if wanted:
+            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.end_headers()
+        if not body:
+            self._count(0)
+            return
+        self._count(end - start + 1)
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            left = end - start + 1
+            while left > 0:
+                chunk = stream.read(min(self.CHUNK, left))
+                self.link.send(len(chunk))
+                self.wfile.write(chunk)
+                left -= len(chunk)
+
+
+def _by_link(playwright: Any, host: str, name: str, text: str, seconds: float) -> dict[str, Any]:
+    """The problem opened by its link, cold (a new profile) and warm (the browser started again
+    on the same profile): seconds to the grade, the server's requests and bytes."""
+    profile = Path(tempfile.mkdtemp(prefix="rulebook-profile-"))
+    url = f"{host}/en/controleren/#pdn={urllib.parse.quote(text)}&seconds={int(seconds)}&run=1"
+    row: dict[str, Any] = {"problem": name}
+    try:
+        for run in ("cold", "warm"):
+            context = playwright.chromium.launch_persistent_context(
+                str(profile),
+                executable_path="/usr/bin/chromium",
+                headless=True,
+                args=["--no-sandbox", "--disable-background-networking"],
+            )
+            page = context.new_page()
+            HomeHost.reset()
+            began = time.perf_counter()
+            page.goto(url)
+            page.wait_for_function(
+                "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
+                timeout=900_000,
+                polling=50,
+            )
+            took = time.perf_counter() - began
+            grade = page.get_attribute(".rb-check-report", "data-grade")
+            context.close()
+            row[run] = {
+                "grade": grade,
+                "seconds": round(took, 2),
+                "requests": HomeHost.requests,
+                "not_modified": HomeHost.not_modified,
+                "megabytes": round(HomeHost.bytes_sent / 1e6, 2),
+            }
+            print(
+                f"{name:34} {run}: {grade:21} {took:6.1f} s, {HomeHost.requests:5} requests "
+                f"({HomeHost.not_modified} answered 304), {HomeHost.bytes_sent / 1e6:7.2f} MB",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    return row
 
 
 def _problems(arguments: list[str], first: int | None) -> list[tuple[str, str, str]]:
@@ -99,6 +271,14 @@ def main() -> int:
         help="the address of a static server already serving the built site (for example "
         "nginx: a real host answers Range requests faster than this script's own server)",
     )
+    parser.add_argument(
+        "--home",
+        action="store_true",
+        help="serve the site as over a home connection (--delay, --mbit, Netlify's headers) "
+        "and open each problem by its link, cold and warm",
+    )
+    parser.add_argument("--delay", type=float, default=50.0, help="--home: ms a request")
+    parser.add_argument("--mbit", type=float, default=40.0, help="--home: megabits a second")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -110,6 +290,8 @@ def main() -> int:
             cwd=ROOT,
             check=True,
         )
+    if args.home:
+        return _home(site, args)
     handler = functools.partial(_QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -200,6 +382,43 @@ def main() -> int:
         f"max {max(sizes) / 1e6:.1f} MB; checker ready in {ready:.2f} s"
     )
     print(json.dumps({"ready_seconds": round(ready, 2), "rows": rows}))
+    return 0
+
+
+def _home(site: Path, args: argparse.Namespace) -> int:
+    """``--home``: each problem by its link over the emulated home connection."""
+    from playwright.sync_api import sync_playwright
+
+    HomeHost.delay = args.delay / 1000
+    HomeHost.link = Link(args.mbit)
+    handler = functools.partial(HomeHost, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    host = f"http://127.0.0.1:{httpd.server_address[1]}"
+    print(
+        f"served by this script on {host}: {args.delay:g} ms a request, {args.mbit:g} Mbit/s, "
+        "Cache-Control: max-age=0, must-revalidate, ETag and 304",
+        flush=True,
+    )
+    stored = _stored()
+    rows = []
+    with sync_playwright() as playwright:
+        for name, text, digest in _problems(args.files, args.first):
+            row = _by_link(playwright, host, name, text, args.time_limit)
+            row["stored"] = stored.get(digest, {}).get("grade", "none")
+            rows.append(row)
+    httpd.shutdown()
+    for run in ("cold", "warm"):
+        same = sum(1 for r in rows if r[run]["grade"] == r["stored"])
+        times = [r[run]["seconds"] for r in rows]
+        sizes = [r[run]["megabytes"] for r in rows]
+        print(
+            f"{run}: {same} of {len(rows)} grades as stored; seconds median "
+            f"{statistics.median(times):.1f}, max {max(times):.1f}; MB median "
+            f"{statistics.median(sizes):.1f}, max {max(sizes):.1f}"
+        )
+    print(json.dumps({"delay_ms": args.delay, "mbit": args.mbit, "rows": rows}))
     return 0
 
 

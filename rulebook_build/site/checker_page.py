@@ -174,6 +174,21 @@ _LABEL_IDS: Final[dict[str, str]] = {
     ),
     "fault_fetch": define("check_page.fault_fetch", "could not be fetched from the site"),
     "fault_checksum": define("check_page.fault_checksum", "failed its checksum"),
+    "fetching_of": define(
+        "check_page.fetching_of", "Fetching endgame tables: {done} of {total} MB."
+    ),
+    "fetching": define(
+        "check_page.fetching", "Fetching endgame tables ({table}): {done} MB so far."
+    ),
+    "kept": define(
+        "check_page.kept",
+        "This browser keeps {size} MB of the site's endgame tables, so that a check need not "
+        "fetch them again.",
+    ),
+    "kept_none": define(
+        "check_page.kept_none", "This browser keeps none of the site's endgame tables yet."
+    ),
+    "forget": define("check_page.forget", "Forget the kept tables"),
     "needs_webassembly": define(
         "check_page.needs_webassembly",
         "This browser cannot run the checker: it has no WebAssembly (too old, or switched off "

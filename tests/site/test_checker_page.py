@@ -307,6 +307,122 @@ def test_the_composers_sample_gets_the_command_lines_verdict_from_a_link(
     page.context.close()
 
 
+STORED = """async ([action, digest]) => {
+    // the checker's own IndexedDB (table-fetch.js): each span under digest|name|start|end
+    const db = await new Promise((resolve, reject) => {
+        const asked = indexedDB.open("rulebook-tables", 1);
+        asked.onupgradeneeded = () => asked.result.createObjectStore("spans");
+        asked.onsuccess = () => resolve(asked.result);
+        asked.onerror = () => reject(asked.error);
+    });
+    const store = db.transaction("spans", "readwrite").objectStore("spans");
+    const done = (request) => new Promise((resolve) => {
+        request.onsuccess = () => resolve(request.result);
+    });
+    if (action === "plant") {
+        await done(store.put(new Uint8Array(1000).buffer, digest + "|m1k0-m0k1.pages|0|1000"));
+    }
+    const keys = await done(store.getAllKeys());
+    if (action === "tamper") {  // the bytes of the first span of blocks turned, its length kept
+        // a span the search asked (a prefetch asks only from a file's start)
+        const key = keys.map(String).filter((k) => k.includes(".blocks|") && !k.includes("|0|"))[0];
+        const bytes = new Uint8Array(await done(store.get(key)));
+        bytes.forEach((b, i) => { bytes[i] = b ^ 0x5a; });
+        await done(store.put(bytes.buffer, key));
+        db.close();
+        return [key];
+    }
+    db.close();
+    return keys.map(String);
+}"""
+
+
+def digest_of(page: Any) -> str:
+    strings = json.loads(page.locator(".rb-checker-strings").text_content())
+    return str(strings["tables"]["international"]["digest"])
+
+
+def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forgotten(
+    browser: Any, server: str
+) -> None:
+    """The sample from a link: the progress line says how much of the tables came; what came
+    is kept (the page says how much); the page opened again judges with nothing fetched of the
+    tables and gives the command line's JSON; kept bytes turned by someone are checked as any
+    block is, refused (the check does without them, and says so) and then all forgotten."""
+    from .test_browser import _QuietHandler
+
+    link = "#pdn=" + urllib.parse.quote(SAMPLE) + "&run=1"
+    page = open_checker(browser, server, link)
+    seen: list[str] = []
+    page.expose_function("rbSeen", lambda text: seen.append(text))
+    page.evaluate(
+        "() => new MutationObserver(() => window.rbSeen("
+        "document.querySelector('.rb-progress').textContent)).observe("
+        "document.querySelector('.rb-progress'), "
+        "{subtree: true, childList: true, characterData: true})"
+    )
+    wait_for_report(page, timeout=120_000)
+    first = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    assert first["grade"] == "correct"
+    assert first["report"]["prefetched"]["requests"] > 0
+    fetching = [t for t in seen if re.search(r"Fetching endgame tables[^:]*: \d+\.\d MB", t)]
+    assert fetching, seen[-5:]
+    assert any(re.search(r"Fetching endgame tables: \d+\.\d of \d+\.\d MB", t) for t in seen)
+    page.wait_for_function(
+        "() => /keeps [1-9][0-9.]* MB/.test(document.querySelector('.rb-kept-size').textContent)"
+    )
+    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
+    # the next visit: the tables from the browser's storage, none from the host
+    _QuietHandler.ranges.clear()
+    page.reload()
+    wait_for_report(page, timeout=120_000)
+    again = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
+    same_judgement(again, command_line(json.loads(problem), 20.0))
+    assert again["report"]["downloaded"] == 0 and again["report"]["requests"] == 0
+    assert not [p for p, _ in _QuietHandler.ranges if p.endswith((".blocks", ".pages"))]
+    # a kept span tampered with (the same check asks it again): refused by its checksums,
+    # and then nothing of the set is kept
+    [key] = page.evaluate(STORED, ["tamper", digest_of(page)])
+    tampered_class = key.split("|")[1].removesuffix(".blocks")
+    page.reload()
+    wait_for_report(page, timeout=120_000)
+    tampered = page.evaluate(
+        "() => document.querySelector('.rb-checker').rulebookChecker.lastRecord"
+    )
+    faults = tampered["report"]["table_faults"]
+    assert [(f["class"], f["kind"]) for f in faults] == [(tampered_class, "checksum")]
+    assert tampered["grade"] in ("correct", "undecided")  # never a grade from a bad block
+    page.wait_for_function(
+        "() => /keeps none/.test(document.querySelector('.rb-kept-size').textContent)"
+    )
+    assert page.evaluate(STORED, ["count", ""]) == []
+    page.context.close()
+
+
+def test_the_forget_button_empties_what_is_kept_and_an_old_table_set_goes_on_opening(
+    browser: Any, server: str
+) -> None:
+    """Spans kept under another manifest digest are deleted when the checker starts; the
+    page states the size of what is kept for the current one, and its button forgets it."""
+    page = open_checker(browser, server)
+    digest = digest_of(page)
+    page.evaluate(STORED, ["plant", "0" * 64])
+    page.evaluate(STORED, ["plant", digest])
+    page.reload()
+    page.wait_for_function("() => !document.querySelector('.rb-check').disabled")
+    page.wait_for_function(
+        "() => /keeps 0.0 MB/.test(document.querySelector('.rb-kept-size').textContent)"
+    )
+    assert page.evaluate(STORED, ["count", ""]) == [f"{digest}|m1k0-m0k1.pages|0|1000"]
+    page.click(".rb-forget")
+    page.wait_for_function(
+        "() => /keeps none/.test(document.querySelector('.rb-kept-size').textContent)"
+    )
+    assert page.evaluate(STORED, ["count", ""]) == []
+    assert page.locator(".rb-forget").is_disabled()
+    page.context.close()
+
+
 def test_an_empty_board_is_not_checked(browser: Any, server: str) -> None:
     page = open_checker(browser, server)
     page.click(".rb-check")

@@ -274,8 +274,10 @@ self.onmessage({ data: {
   id: 1, base, op: "check", args: ['{"variant": "international"}', 20, "en"],
   tables: { international: { digest, pieces: 5 } },
 } });
-while (!messages.some((m) => m.id === 1)) await new Promise((done) => setTimeout(done, 5));
-const answer = messages.find((m) => m.id === 1);
+// the answer, not the progress (fetching, nodes) said on the way
+const answered = (m) => m.id === 1 && (m.result !== undefined || m.failure !== undefined);
+while (!messages.some(answered)) await new Promise((done) => setTimeout(done, 5));
+const answer = messages.find(answered);
 const result = answer.result ? JSON.parse(answer.result) : answer;
 console.log(JSON.stringify({ opened, manifestAsked, answer: result }));
 """
@@ -348,3 +350,170 @@ console.log(JSON.stringify(said));
         "503 always": ["tables-frisian.json: HTTP 503", 3],
         "404": ["tables-frisian.json: HTTP 404", 1],
     }
+
+
+KEPT = f"""import {{ keptSpans, keptFetch, prefetch, tablesToPrefetch, materialOf }} from
+    {json.dumps((ASSETS / "table-fetch.js").as_uri())};
+// the browser's IndexedDB as the tests have it: a Map per digest
+function mapBackend() {{
+  const stored = new Map();
+  return {{
+    stored,
+    load: async (digest) => [...(stored.get(digest) || new Map()).values()],
+    save: async (digest, spans) => {{
+      const kept = stored.get(digest) || new Map();
+      spans.forEach((s) => kept.set(s.name + s.start + "-" + s.end, s));
+      stored.set(digest, kept);
+    }},
+    forget: async (digest) => {{ stored.delete(digest); }},
+  }};
+}}
+"""
+
+
+def test_kept_spans_serve_a_later_visit_of_the_same_table_set_and_no_other(
+    tmp_path: Path,
+) -> None:
+    """What a check fetched is read again without the network, in the same visit and (saved
+    under the manifest's digest) in the next; a new digest reads none of it; forget() empties
+    memory and storage."""
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const backend = mapBackend();
+const asked = [];
+const network = (name, start, end) => {
+  asked.push(name);
+  return new Uint8Array(end - start).fill(7);
+};
+const first = keptSpans(backend, "d1");
+await first.ready;
+const read = keptFetch(first, network);
+read("a.blocks", 0, 10); read("a.blocks", 0, 10); read("a.blocks", 10, 30);
+const sameVisit = asked.length;
+await first.flush();
+const next = keptSpans(backend, "d1");
+await next.ready;
+const again = keptFetch(next, network)("a.blocks", 10, 30);
+const nextVisit = asked.length;
+const other = keptSpans(backend, "d2");
+await other.ready;
+keptFetch(other, network)("a.blocks", 0, 10);
+const otherSet = asked.length;
+await next.forget();
+const gone = keptSpans(backend, "d1");
+await gone.ready;
+console.log(JSON.stringify([
+  sameVisit, nextVisit, next.bytes === 0, again.length, otherSet, gone.bytes, first.bytes,
+]));
+""",
+    )
+    assert said == [2, 2, True, 20, 3, 0, 30]
+
+
+def test_the_prefetch_asks_what_python_asks_first_for_the_classes_a_position_can_reach(
+    tmp_path: Path,
+) -> None:
+    """The ranges prefetched are those remote.py asks for a class's page list (and a small
+    class's whole .blocks), for the classes the start material can come to by captures and
+    promotions (either side to move), and none other."""
+    from rulebook_build.engine.tables import remote
+
+    classes = {
+        "m1k0-m1k0": {"size": 9000, "blocks": 3, "bytes": 1000, "pages": "0"},
+        "m2k1-m1k0": {"size": 900_000, "blocks": 220, "bytes": 90_000, "pages": "0"},
+        "m0k2-m1k0": {"size": 5000, "blocks": 2, "bytes": 500, "pages": "0"},
+        "m3k0-m1k0": {"size": 5000, "blocks": 2, "bytes": 500, "pages": "0"},  # 3 white men
+        "m1k0-m2k1": {"size": 900_000, "blocks": 220, "bytes": 90_000, "pages": "0"},
+    }
+    manifest = {"page": remote.PAGE, "classes": classes}
+    said = run(
+        tmp_path,
+        KEPT
+        + f"""
+const manifest = {json.dumps(manifest)};
+console.log(JSON.stringify([materialOf("W:W12,K13,14:B40"),
+  tablesToPrefetch(manifest, "W:W12,K13,14:B40", {remote.WHOLE_BYTES})]));
+""",
+    )
+    assert said[0] == [2, 1, 1, 0]
+    # what Python asks first of each class: its page list, whole
+    expected = []
+    for name in ("m0k2-m1k0", "m1k0-m1k0", "m1k0-m2k1", "m2k1-m1k0"):
+        seen: list[tuple[str, int, int]] = []
+
+        def fetch(file: str, start: int, end: int, seen: list[Any] = seen) -> bytes:
+            seen.append((file, start, end))
+            return bytes(end - start)
+
+        table = remote.RemoteCompactTable(name, classes[name], fetch, remote.PAGE)
+        with pytest.raises(Exception, match="checksum"):
+            table.block(0)
+        expected.append({"name": seen[0][0], "start": seen[0][1], "end": seen[0][2]})
+        if classes[name]["bytes"] <= remote.WHOLE_BYTES:
+            expected.append({"name": f"{name}.blocks", "start": 0, "end": classes[name]["bytes"]})
+    assert said[1] == expected
+
+
+def test_the_prefetch_keeps_several_requests_in_flight_and_skips_what_is_kept(
+    tmp_path: Path,
+) -> None:
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const kept = keptSpans(mapBackend(), "d");
+await kept.ready;
+kept.put("x.pages", 0, 44, new Uint8Array(44));
+const spans = [{name: "x.pages", start: 0, end: 44}];
+for (let i = 0; i < 20; i++) spans.push({name: "c" + i + ".pages", start: 0, end: 100 + i});
+let inFlight = 0, most = 0, asked = 0;
+const progress = [];
+const fetchAsync = (name, start, end) => {
+  asked += 1; inFlight += 1; most = Math.max(most, inFlight);
+  return new Promise((resolve) => setTimeout(() => {
+    inFlight -= 1;
+    resolve(new Uint8Array(end - start));
+  }, 5));
+};
+const done = await prefetch(spans, kept, fetchAsync, 6, (d, t) => progress.push([d, t]));
+const read = keptFetch(kept, () => { throw new Error("asked the network"); });
+console.log(JSON.stringify([
+  most, asked, done, progress[progress.length - 1], read("c7.pages", 0, 107).length,
+]));
+""",
+    )
+    total = sum(100 + i for i in range(20))
+    assert said == [6, 20, {"requests": 20, "bytes": total}, [total, total], 107]
+
+
+def test_a_span_the_host_refused_for_good_while_prefetched_is_not_asked_again(
+    tmp_path: Path,
+) -> None:
+    """A 404 met by the prefetch is the search's at once, in the Range reader's words; a
+    failure that may pass (a 503) is left to the search, which asks the host again."""
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const kept = keptSpans(mapBackend(), "d");
+await kept.ready;
+const fetchAsync = (name) => {
+  const error = new Error(name + ": HTTP " + (name === "gone.pages" ? 404 : 503));
+  error.final = name === "gone.pages";
+  return Promise.reject(error);
+};
+const spans = [{name: "gone.pages", start: 0, end: 44}, {name: "busy.pages", start: 0, end: 44}];
+await prefetch(spans, kept, fetchAsync, 2, null);
+const asked = [];
+const read = keptFetch(kept, (name, start, end) => {
+  asked.push(name);
+  return new Uint8Array(end - start);
+});
+let gone;
+try { read("gone.pages", 0, 44); } catch (error) { gone = error.message; }
+console.log(JSON.stringify([gone, read("busy.pages", 0, 44).length, asked]));
+""",
+    )
+    assert said == ["gone.pages: HTTP 404", 44, ["busy.pages"]]

@@ -46,6 +46,8 @@
     this.similarButton = this.find(".rb-similar");
     this.home = new URL(root.getAttribute("data-home"), window.location.href).href;
     this.cancelButton = this.find(".rb-cancel");
+    this.forgetButton = this.find(".rb-forget");
+    this.keptSize = this.find(".rb-kept-size");
     this.find(".rb-checker-app").hidden = false;
     this.bind();
     this.startWorker();
@@ -89,11 +91,38 @@
       base: this.base,
       pyodide: this.pyodide,
       op: "start",
-      args: []
+      args: [],
+      tables: this.strings.tables || {}
     });
   };
 
+  /* megabytes, in the page's language */
+  App.prototype.megabytes = function (bytes) {
+    return (Number(bytes) / 1e6).toLocaleString(this.lang, {
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1
+    });
+  };
+
+  /* what this browser keeps of the tables (checker-worker.js), and the button that forgets it */
+  App.prototype.showKept = function (bytes) {
+    this.kept = Number(bytes);
+    this.keptSize.textContent = this.kept
+      ? this.say("kept", { size: this.megabytes(this.kept) })
+      : this.say("kept_none");
+    this.forgetButton.disabled = !this.kept || !!this.checking;
+  };
+
+  App.prototype.forget = function () {
+    this.forgetButton.disabled = true;
+    return this.call("forget", []);
+  };
+
   App.prototype.onWorker = function (message) {
+    if (message.kept !== undefined) {
+      this.showKept(message.kept);
+      return;
+    }
     if (message.ready) {
       this.ready = true;
       this.checkButton.disabled = false;
@@ -110,9 +139,9 @@
       }
       return;
     }
-    if (message.progress) {
+    if (message.progress || message.fetching) {
       if (waiting.progress) {
-        waiting.progress(message.progress);
+        waiting.progress(message.progress, message.fetching);
       }
       return;
     }
@@ -186,6 +215,9 @@
     });
     this.cancelButton.addEventListener("click", function () {
       self.cancel();
+    });
+    this.forgetButton.addEventListener("click", function () {
+      self.forget();
     });
     this.similarButton.addEventListener("click", function () {
       self.similar();
@@ -381,23 +413,44 @@
     var seconds = Math.max(1, Math.min(3600, Number(this.find(".rb-seconds").value) || 20));
     var started = Date.now();
     var state = { nodes: 0, stage: "" };
+    var fetching = null; /* the last word of the worker's table requests, and when it came */
     this.report.hidden = true;
     this.report.removeAttribute("data-verdict");
     this.report.removeAttribute("data-grade");
     this.checkButton.disabled = true;
     this.cancelButton.disabled = false;
     var show = function () {
-      self.progress.textContent = self.say("running", {
+      var text = self.say("running", {
         seconds: ((Date.now() - started) / 1000).toFixed(1),
         nodes: state.nodes.toLocaleString(self.lang),
         stage: state.stage
       });
+      /* a request under way, or one a moment ago: a slow connection never looks like a hang */
+      if (fetching && (fetching.active || Date.now() - fetching.at < 1000)) {
+        text = text.trim();
+        text +=
+          " " +
+          (fetching.total !== undefined
+            ? self.say("fetching_of", {
+                done: self.megabytes(fetching.done),
+                total: self.megabytes(fetching.total)
+              })
+            : self.say("fetching", { table: fetching.name, done: self.megabytes(fetching.bytes) }));
+      }
+      self.progress.textContent = text;
     };
     show();
     var ticking = setInterval(show, 250);
     this.checking = { ticking: ticking };
-    return this.call("check", [this.problem(), seconds, this.lang], function (update) {
-      state = { nodes: update.nodes, stage: self.stage(update.stage) };
+    this.forgetButton.disabled = true;
+    return this.call("check", [this.problem(), seconds, this.lang], function (update, fetched) {
+      if (update) {
+        state = { nodes: update.nodes, stage: self.stage(update.stage) };
+      }
+      if (fetched) {
+        fetching = fetched;
+        fetching.at = Date.now();
+      }
       show();
     })
       .then(function (record) {
@@ -463,6 +516,7 @@
     this.checking = null;
     this.checkButton.disabled = !this.ready;
     this.cancelButton.disabled = true;
+    this.forgetButton.disabled = !this.kept;
   };
 
   App.prototype.cancel = function () {

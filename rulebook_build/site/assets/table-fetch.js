@@ -191,3 +191,330 @@ export function fetchWhole(url, attempts) {
   };
   return attempt(attempts);
 }
+
+/*
+ * Kept spans: every range of a table file the worker fetched, in memory for the checks of
+ * this visit and in the browser's storage for the next visits (IndexedDB: the HTTP cache keeps
+ * what the host's headers allow, and a host that says "revalidate" costs a round trip a block
+ * even for what the browser has).  Keyed by the SHA-256 of the variant's manifest, so a new
+ * table set never reads an old one's bytes: what is kept for a digest the page no longer
+ * carries is deleted when the worker starts.  Nothing here is trusted more than the network:
+ * Python checks every block it reads against the manifest's chain of SHA-256 (a page list
+ * against the manifest, a page's entries against the list, a block against its entry) whether
+ * it came from the host or from here, and after a check that met a block failing its checksum
+ * the worker forgets everything kept for that table set (checker-worker.js).
+ *
+ * keptSpans(backend, digest): {ready (a promise), get(name, start, end), put(name, start,
+ *   end, bytes), flush() (a promise: the new spans saved), forget() (a promise), bytes}
+ * backend: {load(digest) -> promise of [{name, start, end, bytes}], save(digest, spans),
+ *   forget(digest)}: indexedDbBackend(indexedDB, keep) in the browser, a Map in the tests.
+ */
+
+function spanKey(name, start, end) {
+  return name + "|" + start + "|" + end;
+}
+
+/* a span the host refused for good (a 404) while it was prefetched: refused again at once,
+ * with the words the Range reader would have said, and never asked of the host a second time */
+function refusal(message) {
+  var error = new Error(message);
+  error.final = true;
+  return error;
+}
+
+export function keptSpans(backend, digest) {
+  var memory = new Map();
+  var refused = new Map(); /* this visit only: a host may have the file tomorrow */
+  var fresh = [];
+  var kept = {
+    bytes: 0,
+    get: function (name, start, end) {
+      return memory.get(spanKey(name, start, end));
+    },
+    refuse: function (name, start, end, message) {
+      refused.set(spanKey(name, start, end), message);
+    },
+    refused: function (name, start, end) {
+      return refused.get(spanKey(name, start, end));
+    },
+    put: function (name, start, end, bytes) {
+      var key = spanKey(name, start, end);
+      if (!memory.has(key)) {
+        memory.set(key, bytes);
+        kept.bytes += bytes.length;
+        fresh.push({ name: name, start: start, end: end, bytes: bytes });
+      }
+    },
+    flush: function () {
+      var spans = fresh.splice(0);
+      return spans.length && digest ? backend.save(digest, spans) : Promise.resolve();
+    },
+    forget: function () {
+      memory.clear();
+      fresh = [];
+      kept.bytes = 0;
+      return digest ? backend.forget(digest) : Promise.resolve();
+    }
+  };
+  kept.ready = (digest ? backend.load(digest) : Promise.resolve([]))
+    .then(function (spans) {
+      spans.forEach(function (span) {
+        var key = spanKey(span.name, span.start, span.end);
+        if (!memory.has(key)) {
+          memory.set(key, span.bytes);
+          kept.bytes += span.bytes.length;
+        }
+      });
+    })
+    .catch(function () {
+      /* storage refused (private browsing, quota): the network alone */
+    });
+  return kept;
+}
+
+/* fetch(name, start, end) that reads the kept spans first and keeps what it fetched */
+export function keptFetch(kept, fetchRange) {
+  return function (name, start, end) {
+    var found = kept.get(name, start, end);
+    if (found) {
+      return found;
+    }
+    var refused = kept.refused(name, start, end);
+    if (refused) {
+      throw refusal(refused);
+    }
+    var bytes = fetchRange(name, start, end);
+    kept.put(name, start, end, bytes);
+    return bytes;
+  };
+}
+
+/*
+ * What a check will certainly ask before its first block: the page list (.pages) of every
+ * class it may probe, and the whole .blocks of a class small enough to be fetched whole
+ * (remote.py's WHOLE_BYTES), asked as remote.py asks them (the same ranges), so that the
+ * search finds them kept.  The classes a position may probe are those its material can come
+ * to by captures and promotions: no more men of a side than it has, no more pieces.
+ *
+ * tablesToPrefetch(manifest, fen, whole): [{name, start, end}] not yet kept.
+ * prefetch(spans, kept, fetchAsync, inFlight, onProgress): fetches them, `inFlight` at a
+ *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A failure that may pass
+ *   is left to the search, which asks again (and reports what it could not have); a final one
+ *   (an error with `final`, as rangeFetch throws for a 404) is kept as a refusal, which the
+ *   search meets at once, in the Range reader's words, without asking the host again.
+ */
+export var PAGE_ENTRY_BYTES = 44; /* remote.py PAGE_ENTRY: offset, length, SHA-256 */
+
+export function materialOf(fen) {
+  var count = { W: [0, 0], B: [0, 0] };
+  String(fen)
+    .split(":")
+    .slice(1)
+    .forEach(function (part) {
+      var side = count[part.charAt(0)];
+      if (!side) {
+        return;
+      }
+      part
+        .slice(1)
+        .split(",")
+        .forEach(function (item) {
+          item = item.trim();
+          if (/^K?[0-9]+$/.test(item)) {
+            side[item.charAt(0) === "K" ? 1 : 0] += 1;
+          }
+        });
+    });
+  return [count.W[0], count.W[1], count.B[0], count.B[1]];
+}
+
+function reachable(from, to) {
+  return (
+    to[0] <= from[0] &&
+    to[0] + to[1] <= from[0] + from[1] &&
+    to[2] <= from[2] &&
+    to[2] + to[3] <= from[2] + from[3]
+  );
+}
+
+export function tablesToPrefetch(manifest, fen, whole) {
+  var start = materialOf(fen);
+  var wanted = [];
+  Object.keys(manifest.classes || {})
+    .sort()
+    .forEach(function (name) {
+      var match = /^m(\d+)k(\d+)-m(\d+)k(\d+)$/.exec(name);
+      if (!match) {
+        return;
+      }
+      var material = match.slice(1).map(Number);
+      /* either side may be to move: a class and its colours swapped */
+      var swapped = [material[2], material[3], material[0], material[1]];
+      if (!reachable(start, material) && !reachable(start, swapped)) {
+        return;
+      }
+      var entry = manifest.classes[name];
+      var pages = Math.ceil(entry.blocks / manifest.page);
+      wanted.push({ name: name + ".pages", start: 0, end: pages * PAGE_ENTRY_BYTES });
+      if (entry.bytes <= whole) {
+        wanted.push({ name: name + ".blocks", start: 0, end: entry.bytes });
+      }
+    });
+  return wanted;
+}
+
+export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
+  var missing = spans.filter(function (span) {
+    return !kept.get(span.name, span.start, span.end);
+  });
+  var total = missing.reduce(function (sum, span) {
+    return sum + span.end - span.start;
+  }, 0);
+  var done = 0;
+  var next = 0;
+  if (onProgress) {
+    onProgress(0, total);
+  }
+  function worker() {
+    if (next >= missing.length) {
+      return Promise.resolve();
+    }
+    var span = missing[next++];
+    return fetchAsync(span.name, span.start, span.end)
+      .then(
+        function (bytes) {
+          if (bytes && bytes.length === span.end - span.start) {
+            kept.put(span.name, span.start, span.end, bytes);
+          }
+        },
+        function (error) {
+          /* a failure that may pass: the search asks again, and says what it could not have;
+           * a final one (a 404) is kept as such, so that the host is not asked twice */
+          if (error && error.final) {
+            kept.refuse(span.name, span.start, span.end, error.message);
+          }
+        }
+      )
+      .then(function () {
+        done += span.end - span.start;
+        if (onProgress) {
+          onProgress(done, total);
+        }
+        return worker();
+      });
+  }
+  var workers = [];
+  for (var i = 0; i < Math.min(inFlight, missing.length); i++) {
+    workers.push(worker());
+  }
+  return Promise.all(workers).then(function () {
+    return { requests: missing.length, bytes: total };
+  });
+}
+
+/* fetchAsync for prefetch(): one Range request with fetch(), {Uint8Array} of the range (a
+ * host that sends the whole file is sliced) */
+export function rangeFetch(folder) {
+  return function (name, start, end) {
+    return fetch(folder + name, { headers: { Range: "bytes=" + start + "-" + (end - 1) } }).then(
+      function (response) {
+        if (response.status !== 206 && response.status !== 200) {
+          var error = new Error(name + ": HTTP " + response.status);
+          error.final = !transient(response.status);
+          throw error;
+        }
+        return response.arrayBuffer().then(function (buffer) {
+          var bytes = new Uint8Array(buffer);
+          return response.status === 200 ? bytes.slice(start, end) : bytes;
+        });
+      }
+    );
+  };
+}
+
+/* The browser's backend of keptSpans: one IndexedDB store, each span under
+ * "<digest>|<name>|<start>|<end>"; what belongs to no digest in `keep` is deleted on open. */
+var DATABASE = "rulebook-tables";
+var STORE = "spans";
+
+function request(done) {
+  return new Promise(function (resolve, reject) {
+    done.onsuccess = function () {
+      resolve(done.result);
+    };
+    done.onerror = function () {
+      reject(done.error);
+    };
+  });
+}
+
+export function indexedDbBackend(idb, keep) {
+  var opened = null;
+  function database() {
+    if (!opened) {
+      var asked = idb.open(DATABASE, 1);
+      asked.onupgradeneeded = function () {
+        asked.result.createObjectStore(STORE);
+      };
+      opened = request(asked).then(function (db) {
+        /* a table set the page no longer carries: its bytes go */
+        var store = db.transaction(STORE, "readwrite").objectStore(STORE);
+        return request(store.getAllKeys()).then(function (keys) {
+          keys.forEach(function (key) {
+            if (keep.indexOf(String(key).split("|")[0]) < 0) {
+              store.delete(key);
+            }
+          });
+          return db;
+        });
+      });
+    }
+    return opened;
+  }
+  function range(digest) {
+    return IDBKeyRange.bound(digest + "|", digest + "|\uffff");
+  }
+  return {
+    load: function (digest) {
+      return database()
+        .then(function (db) {
+          var store = db.transaction(STORE, "readonly").objectStore(STORE);
+          return Promise.all([
+            request(store.getAllKeys(range(digest))),
+            request(store.getAll(range(digest)))
+          ]);
+        })
+        .then(function (found) {
+          return found[0].map(function (key, index) {
+            var parts = String(key).split("|");
+            return {
+              name: parts[1],
+              start: Number(parts[2]),
+              end: Number(parts[3]),
+              bytes: new Uint8Array(found[1][index])
+            };
+          });
+        });
+    },
+    save: function (digest, spans) {
+      return database().then(function (db) {
+        var transaction = db.transaction(STORE, "readwrite");
+        var store = transaction.objectStore(STORE);
+        spans.forEach(function (span) {
+          store.put(span.bytes.slice().buffer, [digest, span.name, span.start, span.end].join("|"));
+        });
+        return new Promise(function (resolve, reject) {
+          transaction.oncomplete = resolve;
+          transaction.onerror = function () {
+            reject(transaction.error);
+          };
+        });
+      });
+    },
+    forget: function (digest) {
+      return database().then(function (db) {
+        return request(db.transaction(STORE, "readwrite").objectStore(STORE).delete(range(digest)));
+      });
+    }
+  };
+}
