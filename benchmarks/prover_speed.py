@@ -163,9 +163,9 @@ def main() -> int:
     searches = open_keys()[:: max(1, args.keys_every)] + problem_starts(max(1, args.every))
     flags = binaries.FLAGS + binaries.machine_flags()
     print(
-        f"# {len(searches)} searches (every {args.keys_every}th of {KEYS.name}, every "
-        f"{args.every}th problem's start), {args.nodes:,} nodes each, {args.table_mb} MB, the "
-        f"least of {args.repeat} runs; {' '.join(flags)}"
+        f"# {len(searches)} searches (1 in {args.keys_every} of {KEYS.name}, the start of 1 "
+        f"problem in {args.every}), {args.nodes:,} nodes each, {args.table_mb} MB, the least "
+        f"of {args.repeat} runs; {' '.join(flags)}"
     )
     totals = {"before": [0, 0.0], "after": [0, 0.0]}
     with tempfile.TemporaryDirectory() as temporary:
