@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import problem_digest
-from rulebook_build.engine import budget, native, search
+from rulebook_build.engine import binaries, budget, search
 from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, start_position
@@ -86,7 +86,7 @@ class Meters:
 
     def install(self) -> None:
         meters = self
-        solve = native.ProverSession.solve
+        solve = binaries.ProverSession.solve
         adopt = search.ProofSearch._adopt
         prove = search.ProofSearch.prove
 
@@ -114,7 +114,7 @@ class Meters:
             meters._count("python", self.nodes - nodes, wall)
             return result
 
-        native.ProverSession.solve = timed_solve  # type: ignore[method-assign]
+        binaries.ProverSession.solve = timed_solve  # type: ignore[method-assign]
         search.ProofSearch._adopt = timed_adopt  # type: ignore[method-assign]
         search.ProofSearch.prove = timed_prove  # type: ignore[method-assign]
 

@@ -89,6 +89,14 @@
 #define WEAK 0
 #endif
 
+/* a small function of the search's innermost loops, always inlined (a call cost as much as
+ * its work) */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT __attribute__((always_inline)) inline
+#else
+#define HOT inline
+#endif
+
 /* ------------------------------------------------------------------ nodes */
 typedef struct {
     bb om, ok, pm, pk; /* the side to move plays as White, towards squares 1-5 */
@@ -130,64 +138,96 @@ typedef struct {
 
 static const values PROVED = {0, INF}, REFUTED = {INF, 0};
 
-static node child_of(const node *n, int origin, int dest, int king, bb captured) {
+/* a node's place in the transposition table: the hash that picks its bucket and its signature, worked out
+ * once where the node is made and handed on with it (to its lookup, to mid, to expand's stores)
+ * instead of again at each of them */
+typedef struct place {
+    uint64_t hash, sig;
+} place;
+
+
+/* the pieces of a node turned round for its children (``mirror`` of each), turned once for
+ * all of them: mirror moves each bit on its own (bit b to 55 - b), so the child's sets are these
+ * with the moved and captured pieces' bits turned round alone */
+typedef struct {
+    bb om, ok, pm, pk;
+} turned;
+
+static turned turned_of(const node *n) { return (turned){mirror(n->om), mirror(n->ok), mirror(n->pm), mirror(n->pk)}; }
+
+/* the child of ``n`` after a move, written where ``c`` points: in place on the STACK (a node is
+ * 72 bytes, and copying each child on its way there cost a tenth of the search's instructions) */
+static HOT void child_of(node *restrict c, const node *restrict n, const turned *t, int origin, int dest,
+                            int king, bb captured) {
     bb from = (bb)1 << origin, to = (bb)1 << dest;
-    bb nm = n->om, nk = n->ok;
-    if (king) nk = (nk & ~from) | to;
-    else {
+    bb turned_from = (bb)1 << mirror_bit(origin), turned_to = (bb)1 << mirror_bit(dest);
+    bb nm = n->om; /* the mover's men after the move */
+    if (king) {
+        c->pm = t->om;
+        c->pk = (t->ok & ~turned_from) | turned_to;
+    } else {
         nm &= ~from;
-        if (to & PROMOTION) nk |= to; else nm |= to;
+        c->pm = t->om & ~turned_from;
+        c->pk = t->ok;
+        if (to & PROMOTION) {
+            c->pk |= turned_to;
+        } else {
+            nm |= to;
+            c->pm |= turned_to;
+        }
     }
-    node c;
-    c.om = mirror(n->pm & ~captured);
-    c.ok = mirror(n->pk & ~captured);
-    c.pm = mirror(nm);
-    c.pk = mirror(nk);
-    c.white = !n->white;
+    bb turned_captured = captured ? mirror(captured) : 0;
+    c->om = t->pm & ~turned_captured;
+    c->ok = t->pk & ~turned_captured;
+    c->white = !n->white;
     if (FRISIAN) {
         /* movegen.make: a non-capturing king move of a side with men extends that king's run
          * (or starts one); any other move ends the mover's run */
         run moved = NO_RUN;
         if (king && !captured && nm)
             moved = (run){n->own.count && n->own.bit == origin ? n->own.count + 1 : 1, mirror_bit(dest)};
-        c.own = mirror_run(n->other);
-        c.other = moved;
-        normalise(&c);
+        c->own = mirror_run(n->other);
+        c->other = moved;
+        normalise(c);
         /* drawrules.advance: the strong side's moves count from the move the ending arose */
-        c.strong = strong_of(&c);
-        int same = c.strong >= 0 && n->strong >= 0 && c.strong == 1 - n->strong && !captured;
-        c.strong_moves = same ? n->strong_moves + (n->strong == 1) : 0;
-        c.ending = c.ending_plies = c.king_plies = 0;
-        return c;
+        c->strong = strong_of(c);
+        int same = c->strong >= 0 && n->strong >= 0 && c->strong == 1 - n->strong && !captured;
+        c->strong_moves = same ? n->strong_moves + (n->strong == 1) : 0;
+        c->ending = c->ending_plies = c->king_plies = 0;
+        return;
     }
-    c.own = c.other = NO_RUN;
-    c.strong_moves = 0;
-    c.strong = -1;
+    c->own = c->other = NO_RUN;
+    c->strong_moves = 0;
+    c->strong = -1;
     /* drawrules.advance: the count of a lone-king ending runs from the move it arose; a capture
      * starts a new one; the 25-move count runs over non-capturing king moves */
-    c.ending = ending_of(__builtin_popcountll(c.om), __builtin_popcountll(c.ok),
-                         __builtin_popcountll(c.pm), __builtin_popcountll(c.pk));
-    int same = c.ending && c.ending == n->ending && !captured;
-    c.ending_plies = same ? n->ending_plies + 1 : 0;
-    c.king_plies = king && !captured ? n->king_plies + 1 : 0;
-    return c;
+    c->ending = ending_of(__builtin_popcountll(c->om), __builtin_popcountll(c->ok),
+                         __builtin_popcountll(c->pm), __builtin_popcountll(c->pk));
+    int same = c->ending && c->ending == n->ending && !captured;
+    c->ending_plies = same ? n->ending_plies + 1 : 0;
+    c->king_plies = king && !captured ? n->king_plies + 1 : 0;
 }
 
 /* a growing stack of children, one frame per level of the search, with their values as last
  * seen by the parent (a settled value never changes; the others only guide the search) */
 static node *STACK;
 static values *SEEN_VALUES;
+static place *PLACES; /* expand's: each child's place in the transposition table */
 static size_t STACK_TOP, STACK_SIZE;
 static int OVERFLOW_SEEN; /* a position with more capture routes than draughts.h holds */
 
-static void push_child(node c) {
-    if (STACK_TOP == STACK_SIZE) {
-        STACK_SIZE = STACK_SIZE ? 2 * STACK_SIZE : 1 << 16;
-        STACK = realloc(STACK, sizeof(node) * STACK_SIZE);
-        SEEN_VALUES = realloc(SEEN_VALUES, sizeof(values) * STACK_SIZE);
-        if (!STACK || !SEEN_VALUES) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
-    }
-    STACK[STACK_TOP++] = c;
+static void grow_stack(void) {
+    STACK_SIZE = STACK_SIZE ? 2 * STACK_SIZE : 1 << 16;
+    STACK = realloc(STACK, sizeof(node) * STACK_SIZE);
+    SEEN_VALUES = realloc(SEEN_VALUES, sizeof(values) * STACK_SIZE);
+    PLACES = realloc(PLACES, sizeof(*PLACES) * STACK_SIZE);
+    if (!STACK || !SEEN_VALUES || !PLACES) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
+}
+
+/* where the next child goes on the STACK (made room for; STACK_TOP moves on once it is kept) */
+static inline node *next_child(void) {
+    if (STACK_TOP == STACK_SIZE) grow_stack();
+    return &STACK[STACK_TOP];
 }
 
 static int same_position(const node *a, const node *b) {
@@ -196,18 +236,88 @@ static int same_position(const node *a, const node *b) {
     return a->om == b->om && a->ok == b->ok && a->pm == b->pm && a->pk == b->pk;
 }
 
+/* International rules, where a step along a diagonal is a shift of the whole board
+ * (draughts.h DIAGONAL_SHIFTS): the men of the side to move that can take a piece, found for
+ * every man at once */
+static int MEN_AT_ONCE;
+
+static bb capturing_men(const node *n, bb empty) {
+    bb opponent = n->pm | n->pk, men = 0;
+    for (int d = 0; d < 4; d++) men |= shifted(shifted(empty, -DIAGONAL[d]) & opponent, -DIAGONAL[d]);
+    return men & n->om;
+}
+
+/* draughts.h has_capture and captures, the same answers sooner where MEN_AT_ONCE: most nodes have
+ * no capture and no king, and a man that cannot take at all records no route, so the search of
+ * routes starts from the men that can (in the same order, so the moves come in the same order) */
+static int can_capture(const node *n) {
+    if (MEN_AT_ONCE && !n->ok) return capturing_men(n, BOARD & ~(n->om | n->pm | n->pk)) != 0;
+    return has_capture(n->om, n->ok, n->pm, n->pk);
+}
+
+/* draughts.h man_search where MEN_AT_ONCE: the same routes in the same order, with each step
+ * along a diagonal a shift (a step off the board lands on no square a piece or an empty square
+ * can be on, DIAGONAL_SHIFTS) instead of a look at the rays */
+static void man_routes(int origin, int sq, bb opponent, bb empty, bb captured) {
+    int any = 0;
+    for (int d = 0; d < 4; d++) {
+        int jumped = sq + DIAGONAL[d], landing = jumped + DIAGONAL[d];
+        if (landing < 0 || landing > 63) continue;
+        if (((opponent & ~captured) >> jumped & 1) && (empty >> landing & 1)) {
+            any = 1;
+            man_routes(origin, landing, opponent, empty, captured | (bb)1 << jumped);
+        }
+    }
+    if (!any && captured) record(origin, sq, 0, captured);
+}
+
+static int node_captures(const node *n) {
+    if (!MEN_AT_ONCE) return captures(n->om, n->ok, n->pm, n->pk);
+    bb opponent = n->pm | n->pk, empty = BOARD & ~(n->om | n->ok | opponent);
+    CAP_COUNT = 0;
+    CAP_BEST = 1;
+    CAP_KINGS = n->pk;
+    for (bb x = capturing_men(n, empty); x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        man_routes(o, o, opponent, empty | (bb)1 << o, 0);
+    }
+    for (bb x = n->ok; x; x &= x - 1) {
+        int o = __builtin_ctzll(x);
+        king_search(o, o, opponent, empty | (bb)1 << o, 0);
+    }
+#ifdef CHECK_GENERATE /* compiled by hand: the same routes as draughts.h's, in the same order */
+    int count = CAP_COUNT;
+    capture mine[MAX_CAPTURES];
+    memcpy(mine, CAPS, sizeof(capture) * (size_t)count);
+    if (captures(n->om, n->ok, n->pm, n->pk) != count || memcmp(mine, CAPS, sizeof(capture) * (size_t)count)) {
+        fprintf(stderr, "prover: node_captures differs from captures\n");
+        exit(2);
+    }
+#endif
+    return CAP_COUNT;
+}
+
 /* pushes every move's child (two routes to the same position are one move); returns how many */
 static int generate(const node *n) {
     size_t first = STACK_TOP;
-    int count = captures(n->om, n->ok, n->pm, n->pk);
+    int count = can_capture(n) ? node_captures(n) : 0;
+#ifdef CHECK_GENERATE /* compiled by hand: the test agrees with the routes on every node */
+    if (!count != !captures(n->om, n->ok, n->pm, n->pk) || can_capture(n) != has_capture(n->om, n->ok, n->pm, n->pk)) {
+        fprintf(stderr, "prover: can_capture disagrees with captures\n");
+        exit(2);
+    }
+    if (count) node_captures(n);
+#endif
     if (CAP_OVERFLOW) OVERFLOW_SEEN = 1;
+    turned t = turned_of(n);
     if (count) {
         for (int i = 0; i < count; i++) {
             const capture *c = &CAPS[i];
-            node child = child_of(n, c->origin, c->dest, c->king, c->captured);
+            node *child = next_child();
+            child_of(child, n, &t, c->origin, c->dest, c->king, c->captured);
             int seen = 0;
-            for (size_t j = first; j < STACK_TOP && !seen; j++) seen = same_position(&STACK[j], &child);
-            if (!seen) push_child(child);
+            for (size_t j = first; j < STACK_TOP && !seen; j++) seen = same_position(&STACK[j], child);
+            if (!seen) STACK_TOP++;
         }
         return (int)(STACK_TOP - first);
     }
@@ -215,39 +325,65 @@ static int generate(const node *n) {
     for (bb x = n->om; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         for (int d = 0; d < 2; d++) /* men move up only */
-            if (RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1)) push_child(child_of(n, o, RAY[d][o][0], 0, 0));
+            if (RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1)) {
+                child_of(next_child(), n, &t, o, RAY[d][o][0], 0, 0);
+                STACK_TOP++;
+            }
     }
     int blocked = blocked_king(n);
     for (bb x = n->ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         if (o == blocked) continue;
         for (int d = 0; d < 4; d++)
-            for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++)
-                push_child(child_of(n, o, RAY[d][o][i], 1, 0));
+            for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
+                child_of(next_child(), n, &t, o, RAY[d][o][i], 1, 0);
+                STACK_TOP++;
+            }
     }
     return (int)(STACK_TOP - first);
 }
 
-/* the number of moves, for a first estimate (0 exactly when the side to move cannot move) */
-static int count_moves(const node *n) {
-    if (has_capture(n->om, n->ok, n->pm, n->pk)) {
-        int count = captures(n->om, n->ok, n->pm, n->pk);
-        if (CAP_OVERFLOW) OVERFLOW_SEEN = 1;
-        return count;
-    }
-    bb empty = BOARD & ~(n->om | n->ok | n->pm | n->pk);
+/* the non-capturing moves, counted one piece and one square at a time */
+static int count_quiet_moves(const node *n, bb empty, int blocked) {
     int count = 0;
     for (bb x = n->om; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         for (int d = 0; d < 2; d++) count += RAY_LEN[d][o] && (empty >> RAY[d][o][0] & 1);
     }
-    int blocked = blocked_king(n);
     for (bb x = n->ok; x; x &= x - 1) {
         int o = __builtin_ctzll(x);
         if (o == blocked) continue;
         for (int d = 0; d < 4; d++)
             for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) count++;
     }
+    return count;
+}
+
+/* the number of moves, for a first estimate (0 exactly when the side to move cannot move) */
+static int count_moves(const node *n) {
+    if (can_capture(n)) {
+        int count = node_captures(n);
+        if (CAP_OVERFLOW) OVERFLOW_SEEN = 1;
+        return count;
+    }
+    bb empty = BOARD & ~(n->om | n->ok | n->pm | n->pk);
+    int blocked = blocked_king(n);
+    if (!DIAGONAL_SHIFTS) return count_quiet_moves(n, empty, blocked);
+    /* every piece at once (draughts.h DIAGONAL_SHIFTS): a man's moves are the free squares one
+     * step up, a king's the squares its diagonals reach step by step while they are free (a
+     * king's line ends at the first piece, so no square is counted for two kings) */
+    int count = __builtin_popcountll(shifted(n->om, DIAGONAL[0]) & empty) +
+                __builtin_popcountll(shifted(n->om, DIAGONAL[1]) & empty);
+    bb kings = blocked >= 0 ? n->ok & ~((bb)1 << blocked) : n->ok;
+    for (int d = 0; d < 4; d++)
+        for (bb reach = shifted(kings, DIAGONAL[d]) & empty; reach; reach = shifted(reach, DIAGONAL[d]) & empty)
+            count += __builtin_popcountll(reach);
+#ifdef CHECK_GENERATE
+    if (count != count_quiet_moves(n, empty, blocked)) {
+        fprintf(stderr, "prover: the moves counted at once and one by one differ\n");
+        exit(2);
+    }
+#endif
     return count;
 }
 
@@ -539,7 +675,7 @@ typedef struct {
 static bucket *TT;
 static uint64_t TT_MASK; /* buckets - 1 */
 
-static uint32_t meta_of(const node *n) {
+static HOT uint32_t meta_of(const node *n) {
     if (FRISIAN)
         return 1u | (uint32_t)n->white << 1 | (uint32_t)n->own.count << 2 | (uint32_t)n->own.bit << 4 |
                (uint32_t)n->other.count << 10 | (uint32_t)n->other.bit << 12 |
@@ -557,7 +693,7 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 33);
 }
 
-static key key_of(const node *n) {
+static HOT key key_of(const node *n) {
     return (key){n->om | n->ok, n->pm | n->pk, n->ok | n->pk, meta_of(n)};
 }
 
@@ -577,7 +713,12 @@ static int same_key(const key *a, bb own, bb opp, bb kings, uint32_t meta) {
     return a->meta == meta && a->own == own && a->opp == opp && a->kings == kings;
 }
 
-static bucket *bucket_of(const key *k) { return &TT[key_hash(k) & TT_MASK]; }
+static HOT place place_of(const node *n) {
+    key k = key_of(n);
+    return (place){key_hash(&k), key_sig(&k)};
+}
+
+static bucket *bucket_at(place p) { return &TT[p.hash & TT_MASK]; }
 
 static entry *match(bucket *b, uint64_t sig) {
     for (int i = 0; i < WAYS; i++)
@@ -621,8 +762,8 @@ static void settled_add(uint64_t sig, int proved) {
 /* a node's values into its bucket: its own slot, else an empty one, else the slot whose subtree
  * cost least; a first estimate (leaf, work 0) only takes an empty slot or one that cost nothing,
  * so the estimates of a node's many children never push out the results of searches */
-static void store(bucket *b, uint64_t sig, values v, uint32_t work) {
-    entry *slot = match(b, sig);
+static void store_at(bucket *b, entry *own, uint64_t sig, values v, uint32_t work) {
+    entry *slot = own; /* match(b, sig), which the caller has already looked for */
     if (slot) work += slot->work;
     else {
         for (int i = 0; i < WAYS && !slot; i++)
@@ -639,6 +780,8 @@ static void store(bucket *b, uint64_t sig, values v, uint32_t work) {
     slot->pn = (int32_t)v.pn;
     slot->dn = (int32_t)v.dn;
 }
+
+static void store(bucket *b, uint64_t sig, values v, uint32_t work) { store_at(b, match(b, sig), sig, v, work); }
 
 /* ------------------------------------------------------------------ the search */
 static uint64_t NODES, NODE_LIMIT;
@@ -721,13 +864,15 @@ static values evaluate(const node *given) {
     int moves = count_moves(n);
     if (!moves) return n->white ? REFUTED : PROVED; /* the side to move cannot move: lost */
     if (draw_by_count(n)) return REFUTED;
-    int16_t pure = probe(0, n);
+    /* no table has more than seven pieces (probe's first test, made here without the call) */
+    int few = __builtin_popcountll(n->om | n->ok | n->pm | n->pk) <= 7;
+    int16_t pure = few ? probe(0, n) : NOT_COVERED;
     if (pure != NOT_COVERED) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
         return counted_win(probe(1, n), n) ? PROVED : (values){1, 1};
     }
     values v = first_estimate(n, moves);
-    int16_t counted = probe(1, n);
+    int16_t counted = few ? probe(1, n) : NOT_COVERED;
     if (counted != NOT_COVERED) { /* a class with a table with count rules only: 6 pieces */
         if (counted_win(counted, n)) return PROVED;
         /* no win the table vouches for: seldom won, so searched last (search.py UNLIKELY) */
@@ -736,71 +881,74 @@ static values evaluate(const node *given) {
     return v;
 }
 
-static values lookup(const node *n) {
-    key k = key_of(n);
-    uint64_t sig = key_sig(&k);
-    entry *e = match(bucket_of(&k), sig);
+/* the node's values: the table's, else (stored there) its first estimate or a leaf's value */
+static values lookup_at(const node *n, place p) {
+    bucket *b = bucket_at(p);
+    entry *e = match(b, p.sig);
     if (e) return (values){e->pn, e->dn};
     if (PRINTING) {
-        int kept = settled_find(sig);
+        int kept = settled_find(p.sig);
         if (kept >= 0) return kept ? PROVED : REFUTED;
     }
     values v = evaluate(n);
-    store(bucket_of(&k), sig, v, 0);
+    store_at(b, NULL, p.sig, v, 0); /* evaluate leaves the table as it was: still no match */
     return v;
 }
+
+static values lookup(const node *n) { return lookup_at(n, place_of(n)); }
 
 static int64_t widened(int64_t second) {
     if (second >= INF - 1) return INF - 1;
     return second + 1 + second / EPSILON_DIVISOR;
 }
 
-static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit);
+static values expand(const node *n, place p, values known, int64_t pn_limit, int64_t dn_limit);
 
 /* how deep the search may go: Fries Spel kings can go round in circles, and a search that
  * follows one for ever would overflow the machine's stack; it stops, undecided, instead */
 #define MAX_DEPTH 8000
 static int DEPTH;
 
-static values mid(const node *n, int64_t pn_limit, int64_t dn_limit) {
+static values mid(const node *n, place p, int64_t pn_limit, int64_t dn_limit) {
     NODES++;
     if ((NODES & 1023) == 0 && (now() > DEADLINE || NODES > NODE_LIMIT)) ABORTED = 1;
 #ifdef PROVER_WASM
     if ((NODES & 65535) == 0) rb_progress((double)NODES);
 #endif
     if (DEPTH >= MAX_DEPTH) ABORTED = 1;
-    values known = lookup(n);
+    values known = lookup_at(n, p);
     if (ABORTED || known.pn == 0 || known.dn == 0) return known;
     DEPTH++;
-    values v = expand(n, known, pn_limit, dn_limit);
+    values v = expand(n, p, known, pn_limit, dn_limit);
     DEPTH--;
     return v;
 }
 
 /* the search below an open node: its children until its values pass a limit or settle */
-static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_limit) {
+static values expand(const node *n, place p, values known, int64_t pn_limit, int64_t dn_limit) {
     uint64_t nodes_before = NODES;
-    key own = key_of(n); /* the node's key, signature and bucket, for every store below */
-    uint64_t sig = key_sig(&own);
-    bucket *b = bucket_of(&own);
+    uint64_t sig = p.sig; /* the node's signature and bucket, for every store below */
+    bucket *b = bucket_at(p);
     size_t first = STACK_TOP;
     int count = generate(n);
     for (int i = 0; i < count; i++) { /* ask the memory for every child's bucket at once */
-        key k = key_of(&STACK[first + i]);
-        __builtin_prefetch(bucket_of(&k));
+        PLACES[first + i] = place_of(&STACK[first + i]);
+        __builtin_prefetch(bucket_at(PLACES[first + i]));
     }
-    for (int i = 0; i < count; i++) SEEN_VALUES[first + i] = lookup(&STACK[first + i]);
+    for (int i = 0; i < count; i++) SEEN_VALUES[first + i] = lookup_at(&STACK[first + i], PLACES[first + i]);
     values v = known;
     for (;;) {
         /* at an OR node (White to move) pn is the least of the children's and dn combines
          * them all; at an AND node the other way round */
         int64_t best_value = INF, second_value = INF, total = 0, largest = 0, open = 0;
-        int best = -1;
+        int best = -1, infinite = 0;
         for (int i = 0; i < count; i++) {
             values c = SEEN_VALUES[first + i];
             int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
-            if (total >= INF || combined >= INF) total = INF;
-            else total = total + combined < SUM_CAP ? total + combined : SUM_CAP;
+            /* the sum stops at SUM_CAP and is INF once a number is: the numbers are never
+             * negative, so that is the whole sum capped once, the same as capped at each step */
+            total += combined;
+            infinite |= combined >= INF;
             if (WEAK && combined) {
                 open++;
                 if (combined > largest) largest = combined;
@@ -811,6 +959,7 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
                 best = i;
             } else if (least < second_value) second_value = least;
         }
+        total = infinite ? INF : total < SUM_CAP ? total : SUM_CAP;
         if (WEAK && total < INF && open) total = largest + open - 1;
         v.pn = n->white ? best_value : total;
         v.dn = n->white ? total : best_value;
@@ -819,6 +968,7 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
         nodes_before = NODES;
         if (v.pn >= pn_limit || v.dn >= dn_limit || v.pn == 0 || v.dn == 0 || best < 0 || ABORTED) break;
         node child = STACK[first + best];
+        place child_place = PLACES[first + best];
         values c = SEEN_VALUES[first + best];
         int64_t child_pn_limit, child_dn_limit;
         if (n->white) {
@@ -828,7 +978,8 @@ static values expand(const node *n, values known, int64_t pn_limit, int64_t dn_l
             child_dn_limit = dn_limit < widened(second_value) ? dn_limit : widened(second_value);
             child_pn_limit = pn_limit - v.pn + c.pn;
         }
-        SEEN_VALUES[first + best] = mid(&child, child_pn_limit, child_dn_limit < INF - 1 ? child_dn_limit : INF - 1);
+        SEEN_VALUES[first + best] =
+            mid(&child, child_place, child_pn_limit, child_dn_limit < INF - 1 ? child_dn_limit : INF - 1);
     }
     STACK_TOP = first;
     return v;
@@ -908,13 +1059,13 @@ static int print_tree(const node *n, int proof) {
             /* the table has lost the child that settled this node: settle the node again, which
              * searches its most promising children first, then look again */
             node again = *n;
-            expand(&again, (values){1, 1}, INF - 1, INF - 1);
+            expand(&again, place_of(&again), (values){1, 1}, INF - 1, INF - 1);
             for (int i = 0; i < count && chosen < 0; i++)
                 if (settled(lookup(&STACK[first + i]), proof)) chosen = i;
         }
         for (int i = 0; i < count && chosen < 0 && !ABORTED; i++) {
             node child = STACK[first + i]; /* the stack may move while the child is searched */
-            if (settled(mid(&child, INF - 1, INF - 1), proof)) chosen = i;
+            if (settled(mid(&child, place_of(&child), INF - 1, INF - 1), proof)) chosen = i;
         }
         if (chosen < 0) ok = 0;
         else {
@@ -929,7 +1080,8 @@ static int print_tree(const node *n, int proof) {
     } else {
         for (int i = 0; i < count && ok; i++) {
             node child = STACK[first + i];
-            if (!settled(lookup(&child), proof) && !settled(mid(&child, INF - 1, INF - 1), proof)) ok = 0;
+            if (!settled(lookup(&child), proof) && !settled(mid(&child, place_of(&child), INF - 1, INF - 1), proof))
+                ok = 0;
             else ok = print_tree(&child, proof);
         }
     }
@@ -1133,7 +1285,7 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
     SEEN_COUNT = 0;
     double started = now();
     DEADLINE = started + seconds;
-    values v = mid(root, INF - 1, INF - 1);
+    values v = mid(root, place_of(root), INF - 1, INF - 1);
     const char *result = ABORTED || OVERFLOW_SEEN ? "undecided" : v.pn == 0 ? "proved" : v.dn == 0 ? "refuted" : "undecided";
     printf("result %s\nnodes %llu\nseconds %.3f\n", result, (unsigned long long)NODES, now() - started);
     if (!strcmp(result, "undecided")) print_open_line(root);
@@ -1203,6 +1355,7 @@ __attribute__((export_name("rb_open"))) int32_t rb_open(int32_t variant, uint32_
     (void)die_with_parent; /* draughts.h's, for the programs run as processes */
     if (variant != 0 && variant != 1) return 0;
     init_geometry(variant);
+    MEN_AT_ONCE = !FRISIAN && DIAGONAL_SHIFTS;
     init_codes();
     init_index();
     allocate_tables(table_mb);
@@ -1247,6 +1400,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     init_geometry(variant);
+    MEN_AT_ONCE = !FRISIAN && DIAGONAL_SHIFTS;
     init_codes();
     init_index();
     TABLE_DIR[0] = argv[2 + shift];
