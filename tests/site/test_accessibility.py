@@ -1,6 +1,9 @@
 """Accessibility of the built site in Debian's Chromium: axe-core finds no WCAG 2.1 A or AA
 violation on any kind of page, on a desktop and on a phone, in Dutch and English; and the
 solution player can be reached and used without a mouse or without sight of colour alone.
+The check page showing the engine's opinions is looked at by axe in ``test_checker_page.py``
+(``test_what_stays_open_gets_the_engines_opinion_as_on_the_command_line``), which judges that
+problem anyway.
 
 axe-core comes from npm, pinned in package.json (``npm ci``, which ``scripts/test.sh`` runs):
 ``node_modules/axe-core/axe.min.js``. Playwright injects it as an inline script, which the
@@ -10,18 +13,15 @@ site's Content-Security-Policy forbids, so the pages are opened with ``bypass_cs
 from __future__ import annotations
 
 import json
-import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from rulebook_build.notation.pdn import read_pdn_file, write_game
 from rulebook_build.notation.replay import replay
 from rulebook_build.render.strings import text
 from rulebook_build.rules import Position
 from rulebook_build.site.problems import ProblemSite
-from tests.datafiles import PWCP
 
 from .conftest import CHROMIUM, REPOSITORY, Site
 from .test_browser import Console, serve
@@ -154,22 +154,6 @@ def test_axe_on_the_check_page_showing_the_anticipations_it_found(
     )
     page.click(".rb-similar")
     page.locator(".rb-similar-report .rb-anticipation").first.wait_for(timeout=120_000)
-    found = at_both_widths(page)
-    assert found == [], "\n".join(found)
-    assert console.problems == [], console.problems
-    context.close()
-
-
-def test_axe_on_the_check_page_showing_the_engines_opinions(browser: Any, real_server: str) -> None:
-    games, errors = read_pdn_file(PWCP)
-    assert not errors
-    link = "#pdn=" + urllib.parse.quote(write_game(games[3])) + "&seconds=1&run=1"
-    context, page, console = open_page(browser, f"{real_server}/controleren/{link}", 1280)
-    page.wait_for_function(
-        "() => document.querySelector('.rb-check-report').hasAttribute('data-grade')",
-        timeout=120_000,
-    )
-    page.locator(".rb-opinions .rb-opinion-list li").first.wait_for()
     found = at_both_widths(page)
     assert found == [], "\n".join(found)
     assert console.problems == [], console.problems

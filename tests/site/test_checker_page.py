@@ -25,6 +25,7 @@ from rulebook_build.site.problems import ProblemSite
 from tests.datafiles import PWCP
 
 from .conftest import CHROMIUM, REPOSITORY, Site
+from .test_accessibility import AXE, at_both_widths
 from .test_browser import Console, serve
 
 pytestmark = [
@@ -48,8 +49,12 @@ def server(real_site: Site) -> Iterator[str]:
     yield from serve(real_site)
 
 
-def open_checker(browser: Any, server: str, fragment: str = "", width: int = 1100) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 1000})
+def open_checker(
+    browser: Any, server: str, fragment: str = "", width: int = 1100, *, axe: bool = False
+) -> Any:
+    """The English check page; ``axe``: with the page's Content-Security-Policy bypassed, so
+    that axe-core can be injected (``test_accessibility.violations``)."""
+    context = browser.new_context(viewport={"width": width, "height": 1000}, bypass_csp=axe)
     page = context.new_page()
     page.console = Console(page)  # type: ignore[attr-defined]
     requests: list[str] = []
@@ -279,34 +284,6 @@ SAMPLE = """[Event "Sacrifice on 1, shot to 13"]
 """
 
 
-def test_the_composers_sample_gets_the_command_lines_verdict_from_a_link(
-    browser: Any, server: str
-) -> None:
-    """The sample of the composers' guide, at the page's default limit: the compiled search
-    in WebAssembly and the site's tables, fetched a page at a time, give the command line's
-    JSON (counted in work on both sides)."""
-    from .test_browser import _QuietHandler
-
-    _QuietHandler.ranges.clear()
-    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(SAMPLE) + "&run=1")
-    wait_for_report(page, timeout=120_000)
-    record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
-    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
-    assert page.input_value(".rb-seconds") == "20"
-    assert record["grade"] == "correct" and record["report"]["compiled"] is True
-    same_judgement(record, command_line(json.loads(problem), 20.0))
-    # the tables came in pages, not whole: far less than the site holds
-    assert record["report"]["downloaded"] > 0
-    assert _QuietHandler.ranges and all(
-        path.endswith((".blocks", ".pages")) for path, _ in _QuietHandler.ranges
-    )
-    assert (
-        page.locator(".rb-command").inner_text().startswith("rulebook check --json --deterministic")
-    )
-    assert page.console.problems == []  # type: ignore[attr-defined]
-    page.context.close()
-
-
 STORED = """async ([action, digest]) => {
     // the checker's own IndexedDB (table-fetch.js): each span under digest|name|start|end
     const db = await new Promise((resolve, reject) => {
@@ -345,12 +322,17 @@ def digest_of(page: Any) -> str:
 def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forgotten(
     browser: Any, server: str
 ) -> None:
-    """The sample from a link: the progress line says how much of the tables came; what came
-    is kept (the page says how much); the page opened again judges with nothing fetched of the
-    tables and gives the command line's JSON; kept bytes turned by someone are checked as any
-    block is, refused (the check does without them, and says so) and then all forgotten."""
+    """The sample of the composers' guide from a link, at the page's default limit: the
+    compiled search in WebAssembly and the site's tables, fetched a page at a time, give the
+    command line's JSON (counted in work on both sides), and the progress line says how much of
+    the tables came; what came is kept (the page says how much); the page opened again judges
+    with nothing fetched of the tables and gives the same JSON; kept bytes turned by someone are
+    checked as any block is, refused (the check does without them, and says so) and then all
+    forgotten.  (One test: each of its judgements builds on the browser storage the one before
+    it left.)"""
     from .test_browser import _QuietHandler
 
+    _QuietHandler.ranges.clear()
     link = "#pdn=" + urllib.parse.quote(SAMPLE) + "&run=1"
     page = open_checker(browser, server, link)
     seen: list[str] = []
@@ -363,7 +345,20 @@ def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forg
     )
     wait_for_report(page, timeout=120_000)
     first = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
-    assert first["grade"] == "correct"
+    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
+    assert page.input_value(".rb-seconds") == "20"
+    assert first["grade"] == "correct" and first["report"]["compiled"] is True
+    expected = command_line(json.loads(problem), 20.0)
+    same_judgement(first, expected)
+    # the tables came in pages, not whole: far less than the site holds
+    assert first["report"]["downloaded"] > 0
+    assert _QuietHandler.ranges and all(
+        path.endswith((".blocks", ".pages")) for path, _ in _QuietHandler.ranges
+    )
+    assert (
+        page.locator(".rb-command").inner_text().startswith("rulebook check --json --deterministic")
+    )
+    assert page.console.problems == []  # type: ignore[attr-defined]
     assert first["report"]["prefetched"]["requests"] > 0
     fetching = [t for t in seen if re.search(r"Fetching endgame tables[^:]*: \d+\.\d MB", t)]
     assert fetching, seen[-5:]
@@ -371,13 +366,12 @@ def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forg
     page.wait_for_function(
         "() => /keeps [1-9][0-9.]* MB/.test(document.querySelector('.rb-kept-size').textContent)"
     )
-    problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
     # the next visit: the tables from the browser's storage, none from the host
     _QuietHandler.ranges.clear()
     page.reload()
     wait_for_report(page, timeout=120_000)
     again = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
-    same_judgement(again, command_line(json.loads(problem), 20.0))
+    same_judgement(again, expected)
     assert again["report"]["downloaded"] == 0 and again["report"]["requests"] == 0
     assert not [p for p, _ in _QuietHandler.ranges if p.endswith((".blocks", ".pages"))]
     # a kept span tampered with (the same check asks it again): refused by its checksums,
@@ -510,7 +504,8 @@ def test_what_stays_open_gets_the_engines_opinion_as_on_the_command_line(
     games, errors = read_pdn_file(PWCP)
     assert not errors
     text = write_game(games[3])
-    page = open_checker(browser, server, "#pdn=" + urllib.parse.quote(text) + "&seconds=1&run=1")
+    fragment = "#pdn=" + urllib.parse.quote(text) + "&seconds=1&run=1"
+    page = open_checker(browser, server, fragment, axe=True)
     wait_for_report(page, timeout=120_000)
     record = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
     problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
@@ -525,5 +520,10 @@ def test_what_stays_open_gets_the_engines_opinion_as_on_the_command_line(
     assert first.startswith(", ".join(expected["opinions"][0]["criteria"]) + ": not proved; ")
     assert expected["opinions"][0]["line"].split()[0] in first
     assert "agreed with the proof" in page.locator(".rb-opinion-calibration").inner_text()
+    # the page showing the opinions: no WCAG 2.1 A or AA violation, on a desktop and a phone
+    # (here rather than in test_accessibility.py, so the problem is judged once for both)
+    assert AXE.is_file(), "node_modules/axe-core is missing: run 'npm ci' (scripts/test.sh does)"
+    found = at_both_widths(page)
+    assert found == [], "\n".join(found)
     assert page.console.problems == []  # type: ignore[attr-defined]
     page.context.close()
