@@ -65,6 +65,19 @@ def open_checker(
     return page
 
 
+def progress_lines(page: Any) -> list[str]:
+    """Every text the progress line shows from now on, in order (a list that grows)."""
+    seen: list[str] = []
+    page.expose_function("rbSeen", lambda text: seen.append(text))
+    page.evaluate(
+        "() => new MutationObserver(() => window.rbSeen("
+        "document.querySelector('.rb-progress').textContent)).observe("
+        "document.querySelector('.rb-progress'), "
+        "{subtree: true, childList: true, characterData: true})"
+    )
+    return seen
+
+
 def wait_for_report(page: Any, *, timeout: int) -> None:
     """Until a check ends: its report carries the grade."""
     page.wait_for_function(
@@ -335,14 +348,7 @@ def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forg
     _QuietHandler.ranges.clear()
     link = "#pdn=" + urllib.parse.quote(SAMPLE) + "&run=1"
     page = open_checker(browser, server, link)
-    seen: list[str] = []
-    page.expose_function("rbSeen", lambda text: seen.append(text))
-    page.evaluate(
-        "() => new MutationObserver(() => window.rbSeen("
-        "document.querySelector('.rb-progress').textContent)).observe("
-        "document.querySelector('.rb-progress'), "
-        "{subtree: true, childList: true, characterData: true})"
-    )
+    seen = progress_lines(page)
     wait_for_report(page, timeout=120_000)
     first = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.lastRecord")
     problem = page.evaluate("() => document.querySelector('.rb-checker').rulebookChecker.problem()")
@@ -437,14 +443,7 @@ def test_the_dutch_page_speaks_dutch_and_names_a_wrong_move_by_its_number(
     error = page.locator(".rb-load-error")
     error.wait_for(state="visible", timeout=120_000)
     assert error.inner_text().startswith("zet 3 (6:"), error.inner_text()
-    seen: list[str] = []
-    page.expose_function("rbSeen", lambda text: seen.append(text))
-    page.evaluate(
-        "() => new MutationObserver(() => window.rbSeen("
-        "document.querySelector('.rb-progress').textContent)).observe("
-        "document.querySelector('.rb-progress'), "
-        "{subtree: true, childList: true, characterData: true})"
-    )
+    seen = progress_lines(page)
     page.fill(".rb-paste", SAMPLE)
     page.click(".rb-load")
     page.wait_for_function("() => document.querySelector('.rb-solution-input').value !== ''")
