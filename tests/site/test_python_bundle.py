@@ -1,6 +1,6 @@
 """The check page's Python bundle holds every module the browser's entry point needs.
 
-The page imports ``rulebook_build.browser`` inside Pyodide from the zip that
+The page imports ``rulebook_build.checkpage.entry`` inside Pyodide from the zip that
 :func:`python_bundle` makes; a module it imports (at any depth, inside functions too) that the
 zip lacks is an ``ImportError`` a composer meets only in the browser.  This test follows the
 imports statically, so it needs no browser: a name imported from a room's face is followed to
@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import rulebook_build
-from rulebook_build.site.checker_page import python_bundle
+from rulebook_build.checkpage import python_bundle
 
 PACKAGE = Path(rulebook_build.__file__).resolve().parent
 
@@ -99,7 +99,7 @@ def needed_by(entry: str) -> set[str]:
 def test_the_bundle_holds_what_the_browser_imports() -> None:
     with zipfile.ZipFile(io.BytesIO(python_bundle())) as bundle:
         names = set(bundle.namelist())
-    needed = needed_by("rulebook_build.browser")
+    needed = needed_by("rulebook_build.checkpage.entry")
     # followed through the faces: the walk of the search's trees, the player's HTML
     assert {"rulebook_build.engine.search", "rulebook_build.render.html"} <= needed
     assert "rulebook_build.render.raster" not in needed  # the command line's, not the page's
