@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -19,6 +20,14 @@ import rulebook_build
 from rulebook_build.checkpage import python_bundle
 
 PACKAGE = Path(rulebook_build.__file__).resolve().parent
+WORKER = PACKAGE / "checkpage" / "assets" / "checker-worker.js"
+
+
+def worker_module() -> str:
+    """The module the page's worker imports under Pyodide, as its script names it."""
+    found = set(re.findall(r'pyimport\("([\w.]+)"\)', WORKER.read_text(encoding="utf-8")))
+    assert len(found) == 1, found
+    return found.pop()
 
 
 def _module_file(name: str) -> Path | None:
@@ -113,3 +122,22 @@ def test_the_bundle_holds_what_the_browser_imports() -> None:
     assert missing == []
     # the C sources travel with it: the tables' rules fingerprint reads them
     assert "rulebook_build/engine/native/draughts.h" in names
+
+
+def test_the_bundle_holds_the_module_the_worker_imports_and_its_packages() -> None:
+    """The worker names its Python module in JavaScript: that module, each package above it (an
+    import runs their ``__init__`` first) and what they import are in the zip."""
+    with zipfile.ZipFile(io.BytesIO(python_bundle())) as bundle:
+        names = set(bundle.namelist())
+    module = worker_module()
+    parts = module.split(".")
+    chain = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+    needed = set().union(*(needed_by(name) for name in chain))
+    assert set(chain) <= needed  # every one of them is a file of the package
+    files = {name: _module_file(name) for name in needed}
+    missing = sorted(
+        name
+        for name, path in files.items()
+        if path is None or f"rulebook_build/{path.relative_to(PACKAGE).as_posix()}" not in names
+    )
+    assert missing == []
