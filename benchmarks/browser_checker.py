@@ -241,7 +241,7 @@ def _command_line(page: object, seconds: float) -> tuple[float, int]:
     problem = page.evaluate(  # type: ignore[attr-defined]
         "() => document.querySelector('.rb-checker').rulebookChecker.problem()"
     )
-    from rulebook_build.browser import pdn
+    from rulebook_build.checkpage import pdn
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "problem.pdn"

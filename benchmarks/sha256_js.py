@@ -1,4 +1,5 @@
-"""The check page's own SHA-256 (``site/assets/table-fetch.js``) in V8 against Python's hashlib.
+"""The check page's own SHA-256 (``checkpage/assets/table-fetch.js``) in V8 against Python's
+hashlib.
 
     python benchmarks/sha256_js.py [--sizes 8000,1000000,16000000] [--repeat 5]
 
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ASSET = ROOT / "rulebook_build" / "site" / "assets" / "table-fetch.js"
+ASSET = ROOT / "rulebook_build" / "checkpage" / "assets" / "table-fetch.js"
 
 SCRIPT = """import { sha256, hex } from %s;
 import { readFileSync } from "node:fs";

@@ -6,7 +6,7 @@ native program, on the same searches.
 For each problem of FILE (default PWCP-2), its start position is searched by both, without
 tables (the tables' fetching is the page's other cost, ``browser_checker.py``), stopped by the
 same count of positions: the WebAssembly module through the check page's own host
-(``site/assets/prover-host.js``), one session per problem, and ``prover serve``.  Both must
+(``checkpage/assets/prover-host.js``), one session per problem, and ``prover serve``.  Both must
 answer alike (verdict and nodes); prints each one's nodes a second and their ratio.
 """
 
@@ -79,7 +79,7 @@ def main() -> int:
         requests.append(f"solve 600 {args.nodes} {fields}")
     with tempfile.TemporaryDirectory() as folder:
         host = Path(folder) / "prover-host.mjs"
-        shutil.copy(ROOT / "rulebook_build/site/assets/prover-host.js", host)
+        shutil.copy(ROOT / "rulebook_build/checkpage/assets/prover-host.js", host)
         driver = Path(folder) / "driver.mjs"
         driver.write_text(DRIVER, encoding="utf-8")
         done = subprocess.run(

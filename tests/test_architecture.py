@@ -32,4 +32,4 @@ def test_the_picture_follows_the_imports() -> None:
     assert ("notation", "rules") in arrows and ("site", "similar") in arrows
     assert not any(target in ("site", "cli") for _source, target in arrows - {("cli", "site")})
     assert ("rules", "notation") not in arrows  # the layers point down
-    assert "    browser --> checker" in drawn.picture()
+    assert "    checkpage --> checker" in drawn.picture()

@@ -1,4 +1,4 @@
-"""rulebook_build.browser: what the "check your problem" page calls in the browser, here in
+"""rulebook_build.checkpage.entry: what the "check your problem" page calls in the browser, here in
 CPython (the browser test runs the same code under Pyodide)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulebook_build.browser import check, load, moves, pdn
+from rulebook_build.checkpage.entry import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.engine.tables.remote import folder_fetch
 from rulebook_build.notation.pdn import read_pdn
@@ -120,7 +120,7 @@ def published(folder: Path, pieces: int = 3) -> str:
 def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
     """The page opens the tables the site publishes and fetches only the blocks a search
     touches; what it judges is what the command line judges with the same tables."""
-    from rulebook_build import browser
+    from rulebook_build.checkpage import entry as browser
 
     fetched: list[tuple[str, int, int]] = []
     said = json.loads(
@@ -140,7 +140,7 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
 
 
 def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
-    from rulebook_build import browser
+    from rulebook_build.checkpage import entry as browser
     from rulebook_build.engine.tables.remote import ENTRY, PAGE
 
     browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path))
@@ -160,7 +160,7 @@ def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -
 
 
 def test_tables_of_other_rules_or_a_changed_manifest_are_refused(tmp_path: Path) -> None:
-    from rulebook_build import browser
+    from rulebook_build.checkpage import entry as browser
 
     manifest = json.loads(published(tmp_path))
     manifest["rules"] = "0" * 16

@@ -31,7 +31,7 @@ RANK = {
     "render": 4,
     "checker": 4,
     "similar": 4,
-    "browser": 5,
+    "checkpage": 5,
     "site": 6,
     "cli": 7,
 }
@@ -146,7 +146,7 @@ def past_faces(relative: Path, text: str, faces: dict[str, set[str]]) -> list[st
             target = room_of(module)
             if not module.startswith("rulebook_build.") or target in (source, "__init__"):
                 continue
-            if target not in faces:  # a module room: errors, cachedir, lifetime, browser
+            if target not in faces:  # a module room: errors, cachedir, lifetime
                 continue
             if module.count(".") > 1:
                 wrong.append(f"{relative}:{line}: {source} imports {module}, inside {target}")

@@ -73,6 +73,8 @@ def test_the_wheel_carries_what_the_commands_read(wheel: Path) -> None:
         *PACKAGE.glob("engine/native/*.[ch]"),
         *PACKAGE.glob("site/assets/*"),
         *PACKAGE.glob("site/templates/*"),
+        *PACKAGE.glob("checkpage/assets/*"),
+        *PACKAGE.glob("checkpage/templates/*"),
     ]:
         assert data.relative_to(ROOT).as_posix() in names
 

@@ -1,7 +1,7 @@
 """Each problem is read once: one check of a problem parses its FEN tag once and computes its
-digest once, on the command line (``rulebook check``) and on the check page (``browser.py``),
-however many rounds its judgement takes; the parsed position and the replayed solution are
-handed along, never read again."""
+digest once, on the command line (``rulebook check``) and on the check page
+(``checkpage/entry.py``), however many rounds its judgement takes; the parsed position and
+the replayed solution are handed along, never read again."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build import browser
 from rulebook_build.checker.front import Checker
 from rulebook_build.checker.judge import Judge
+from rulebook_build.checkpage import entry as browser
 from rulebook_build.cli import main
 from rulebook_build.notation.pdn import read_pdn
 from tests.reads import count_reads

@@ -15,8 +15,8 @@ A :class:`Checker` owns what a judgement needs besides the problem:
   what a judgement examines, ``nodes`` the positions it has searched.
 
 The command line (``rulebook check``), the scripts and the benchmarks judge through it; the
-browser's page judges with the site's tables (``browser.py``), which it opens itself, through
-the same :class:`~rulebook_build.checker.judge.Judge`.
+browser's page judges with the site's tables (``checkpage/entry.py``), which it opens itself,
+through the same :class:`~rulebook_build.checker.judge.Judge`.
 """
 
 from __future__ import annotations

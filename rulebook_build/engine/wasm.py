@@ -10,7 +10,7 @@ host gives it the compact endgame tables through two imported functions, ``rb_ta
 unpacked after its checksum was verified, ``tables/remote.py``); ``rb_progress`` tells the host
 the nodes of the search under way every 65,536, so that the page's counter moves.
 
-Hosts: the check page's worker (``site/assets/prover-host.js``) in the browser, and
+Hosts: the check page's worker (``checkpage/assets/prover-host.js``) in the browser, and
 ``wasmtime`` in the tests (``tests/checker/test_wasm_differential.py``).  Whatever the host,
 :class:`HostedProver` is a :class:`~rulebook_build.engine.binaries.NativeProver` to the judge,
 and every answer goes through the same Python walk of its tree before it counts: a fault of the

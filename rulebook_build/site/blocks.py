@@ -14,22 +14,24 @@ import functools
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulebook_build.errors import RulebookError
-from rulebook_build.notation import DiagramSpec
-from rulebook_build.render import Line
-from rulebook_build.site.checker_page import (
+from rulebook_build.checkpage import (
     manifest_digest,
     pyodide_folder,
     pyodide_version,
     render_checker,
 )
+from rulebook_build.errors import RulebookError
+from rulebook_build.notation import DiagramSpec
+from rulebook_build.render import Line
 from rulebook_build.site.collections import Collection, Entry
 from rulebook_build.site.comparison import render_comparison, render_score
 from rulebook_build.site.diagrams import render_block, render_spec
 from rulebook_build.site.editions import relative_url, render_editions
 from rulebook_build.site.fences import DraughtsExtension
 from rulebook_build.site.problems import (
+    LABELS,
     Diagram,
+    home,
     render_collection,
     render_collection_page,
     render_index,
@@ -243,6 +245,8 @@ class BlockRenderer:
             root=state.root,
             available=available,
             address=site.options.submissions,
+            home=home(state.root, state.lang),
+            grades=LABELS.get(state.lang, LABELS["en"]),
             tables=tables,
             compiled=site.wasm is not None,
             pyodide=pyodide_version(pyodide) if pyodide is not None else "unknown",

@@ -1,9 +1,10 @@
 """The files the plugin adds to the site that are not pages: scripts, styles, the checker's.
 
 The site needs files that ``docs/`` does not hold: the plugin's stylesheet and scripts
-(``assets/``), the Frisian language file for the theme, and for the check page the Python
-bundle, the published problems (anticipation search), Pyodide, the endgame tables and the
-compiled search as WebAssembly, and our search worker.  This module adds them to MkDocs'
+(``assets/``, and the check page's from its room, ``checkpage/assets/``), the Frisian language
+file for the theme, and for the check page the Python bundle, the published problems
+(anticipation search), Pyodide, the endgame tables and the compiled search as WebAssembly, and
+our search worker.  This module adds them to MkDocs'
 files, making each one once a build (every language shares it) and writing a file only when
 its bytes changed, so that ``mkdocs serve`` does not rebuild for nothing.  The problem pages
 are added by :mod:`.problem_pages`.
@@ -21,30 +22,42 @@ from typing import Final
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
-from rulebook_build.engine import BLOCKS, PAGES, default_cache_dir, wasm_build
-from rulebook_build.errors import OutputError, RulebookError
-from rulebook_build.site.checker_page import (
+from rulebook_build.checkpage import ASSETS as CHECK_PAGE_ASSETS
+from rulebook_build.checkpage import (
     BUNDLE_DEST,
+    PAGE_SCRIPT,
     PYODIDE_DEST,
     PYODIDE_FILES,
     TABLES_DEST,
     WASM_DEST,
+    WORKER_FILES,
     published_tables,
     pyodide_folder,
     pyodide_version,
     python_bundle,
 )
+from rulebook_build.engine import BLOCKS, PAGES, default_cache_dir, wasm_build
+from rulebook_build.errors import OutputError, RulebookError
 from rulebook_build.site.language_search import SEARCH_WORKER, material_search_worker
 from rulebook_build.site.relatives import SHIPPED_DEST, shipped_index
 from rulebook_build.site.search import SEARCH_WORKER_SOURCE
 from rulebook_build.site.state import SiteBuild, log
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
-ASSET_FILES: Final = ("draughts.css", "player.js", "tables.js", "checker.js", "scroll-regions.js")
-WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js")
-"""Assets that are not page scripts: the checker's worker is started by checker.js and imports
-the host of the WebAssembly search and its table reader."""
+PAGE_ASSETS: Final = (
+    ASSETS / "draughts.css",
+    ASSETS / "player.js",
+    ASSETS / "tables.js",
+    CHECK_PAGE_ASSETS / PAGE_SCRIPT,
+    ASSETS / "scroll-regions.js",
+)
+"""The stylesheet and scripts on every page: the site's own, and the check page's script, which
+its room keeps (``checkpage/assets/``) and starts the page's application where there is one."""
+WORKER_ASSETS: Final = tuple(CHECK_PAGE_ASSETS / name for name in WORKER_FILES)
+"""Assets that are not page scripts: the check page's worker, started by its script, and what
+it imports (the host of the WebAssembly search, the table reader)."""
 ASSET_DEST: Final = "assets/rulebook"
+"""Where every one of them goes in the site, whichever room keeps it."""
 
 FRISIAN_THEME_LANGUAGE: Final = """{#- Frisian for Material, written by the rulebook plugin.
   Material has no Frisian strings: the page says lang="fy", the theme's words are Dutch. -#}
@@ -81,9 +94,9 @@ def write_bytes_if_changed(path: Path, data: bytes) -> None:
 
 def link_page_assets(config: MkDocsConfig) -> None:
     """Our stylesheet and scripts on every page."""
-    for name in ASSET_FILES:
-        target = config.extra_css if name.endswith(".css") else config.extra_javascript
-        path = f"{ASSET_DEST}/{name}"
+    for asset in PAGE_ASSETS:
+        target = config.extra_css if asset.suffix == ".css" else config.extra_javascript
+        path = f"{ASSET_DEST}/{asset.name}"
         if path not in [str(entry) for entry in target]:
             target.append(path)
 
@@ -105,10 +118,10 @@ def add_assets(site: SiteBuild, files: Files, config: MkDocsConfig) -> Files:
                 and not file.is_documentation_page()
             ):
                 files.remove(file)
-    for name in (*ASSET_FILES, *WORKER_FILES):
-        uri = f"{ASSET_DEST}/{name}"
+    for asset in (*PAGE_ASSETS, *WORKER_ASSETS):
+        uri = f"{ASSET_DEST}/{asset.name}"
         if files.get_file_from_path(uri) is None:
-            files.append(File.generated(config, uri, abs_src_path=str(ASSETS / name)))
+            files.append(File.generated(config, uri, abs_src_path=str(asset)))
     pyodide = pyodide_folder(site.project_dir)
     if pyodide is not None:
         dest = PYODIDE_DEST.format(version=pyodide_version(pyodide))

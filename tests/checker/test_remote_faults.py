@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rulebook_build import browser
+from rulebook_build.checkpage import entry as browser
 from rulebook_build.engine.tables import compact, remote, tablefile
 from rulebook_build.engine.tables.remote import (
     ATTEMPTS,

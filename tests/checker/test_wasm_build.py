@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from rulebook_build.checkpage import render_checker
 from rulebook_build.engine import wasm
-from rulebook_build.site.checker_page import render_checker
+from rulebook_build.site.problems import LABELS
 
 
 def test_without_zig_there_is_no_module_and_the_page_says_so(
@@ -17,10 +18,25 @@ def test_without_zig_there_is_no_module_and_the_page_says_so(
     monkeypatch.setattr(wasm, "zig", lambda: None)
     assert wasm.wasm_build(tmp_path) is None
     tables = {"international": {"digest": "0" * 64, "pieces": 4}}
-    html = render_checker(lang="en", root="../", available=True, address="", tables=tables)
+    html = render_checker(
+        lang="en",
+        root="../",
+        available=True,
+        address="",
+        home="../",
+        grades=LABELS["en"],
+        tables=tables,
+    )
     assert "built without the compiled search" in html and "up to 4 pieces" in html
     compiled = render_checker(
-        lang="nl", root="../", available=True, address="", tables=tables, compiled=True
+        lang="nl",
+        root="../",
+        available=True,
+        address="",
+        home="../nl/",
+        grades=LABELS["nl"],
+        tables=tables,
+        compiled=True,
     )
     assert "hetzelfde zoekprogramma" in compiled
 

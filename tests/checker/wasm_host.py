@@ -1,5 +1,5 @@
 """A host for the WebAssembly search in the tests: wasmtime, with the imports the check page's
-worker gives it (``site/assets/prover-host.js``): the six WASI calls the module makes and the
+worker gives it (``checkpage/assets/prover-host.js``): the six WASI calls the module makes and the
 two table calls, answered by a :class:`SiteCheckerTables` as in the browser."""
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from rulebook_build.site.checker_page import pyodide_folder
+from rulebook_build.checkpage import pyodide_folder
 
 from .conftest import ARGS, CHROMIUM, REPOSITORY, Site
 from .test_browser import Console, _QuietHandler

@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from rulebook_build.browser import pdn
+from rulebook_build.checkpage import pdn, pyodide_folder
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.notation.pdn import read_pdn, read_pdn_file, write_game
 from rulebook_build.notation.replay import replay_problem
 from rulebook_build.rules import find_variant
-from rulebook_build.site.checker_page import pyodide_folder
 from rulebook_build.site.problems import ProblemSite
 from tests.datafiles import PWCP
 
@@ -215,9 +214,12 @@ def test_a_broken_link_gets_the_located_message(browser: Any, server: str) -> No
 
 
 def test_the_page_without_pyodide_says_what_is_missing(tmp_path: Path) -> None:
-    from rulebook_build.site.checker_page import render_checker
+    from rulebook_build.checkpage import render_checker
+    from rulebook_build.site.problems import LABELS
 
-    html = render_checker(lang="en", root="../", available=False, address="")
+    html = render_checker(
+        lang="en", root="../", available=False, address="", home="../", grades=LABELS["en"]
+    )
     assert "Pyodide is missing" in html and "npm ci" in html
     assert "rb-checker-app" not in html
 

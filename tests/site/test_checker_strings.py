@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from rulebook_build.site.checker_page import LABELS, render_checker
+from rulebook_build.checkpage import LABELS, render_checker
+from rulebook_build.site.problems import LABELS as SITE_LABELS
 
 WORDS = ("table_faults", "fault_fetch", "fault_checksum", "needs_webassembly", "needs_worker")
 
@@ -33,6 +34,8 @@ def test_the_page_carries_its_languages_words_for_tables_left_out(lang: str) -> 
         root="../",
         available=True,
         address="",
+        home="../",
+        grades=SITE_LABELS[lang],
         tables={"international": {"digest": "0" * 64, "pieces": 5}},
     )
     found = re.search(r'class="rb-checker-strings"[^>]*>(.*?)</script>', page, re.DOTALL)

@@ -1,6 +1,6 @@
 """The check page's Python bundle holds every module the browser's entry point needs.
 
-The page imports ``rulebook_build.browser`` inside Pyodide from the zip that
+The page imports ``rulebook_build.checkpage.entry`` inside Pyodide from the zip that
 :func:`python_bundle` makes; a module it imports (at any depth, inside functions too) that the
 zip lacks is an ``ImportError`` a composer meets only in the browser.  This test follows the
 imports statically, so it needs no browser: a name imported from a room's face is followed to
@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import zipfile
 from pathlib import Path
 
 import rulebook_build
-from rulebook_build.site.checker_page import python_bundle
+from rulebook_build.checkpage import python_bundle
 
 PACKAGE = Path(rulebook_build.__file__).resolve().parent
+WORKER = PACKAGE / "checkpage" / "assets" / "checker-worker.js"
+
+
+def worker_module() -> str:
+    """The module the page's worker imports under Pyodide, as its script names it."""
+    found = set(re.findall(r'pyimport\("([\w.]+)"\)', WORKER.read_text(encoding="utf-8")))
+    assert len(found) == 1, found
+    return found.pop()
 
 
 def _module_file(name: str) -> Path | None:
@@ -99,7 +108,7 @@ def needed_by(entry: str) -> set[str]:
 def test_the_bundle_holds_what_the_browser_imports() -> None:
     with zipfile.ZipFile(io.BytesIO(python_bundle())) as bundle:
         names = set(bundle.namelist())
-    needed = needed_by("rulebook_build.browser")
+    needed = needed_by("rulebook_build.checkpage.entry")
     # followed through the faces: the walk of the search's trees, the player's HTML
     assert {"rulebook_build.engine.search", "rulebook_build.render.html"} <= needed
     assert "rulebook_build.render.raster" not in needed  # the command line's, not the page's
@@ -113,3 +122,22 @@ def test_the_bundle_holds_what_the_browser_imports() -> None:
     assert missing == []
     # the C sources travel with it: the tables' rules fingerprint reads them
     assert "rulebook_build/engine/native/draughts.h" in names
+
+
+def test_the_bundle_holds_the_module_the_worker_imports_and_its_packages() -> None:
+    """The worker names its Python module in JavaScript: that module, each package above it (an
+    import runs their ``__init__`` first) and what they import are in the zip."""
+    with zipfile.ZipFile(io.BytesIO(python_bundle())) as bundle:
+        names = set(bundle.namelist())
+    module = worker_module()
+    parts = module.split(".")
+    chain = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+    needed = set().union(*(needed_by(name) for name in chain))
+    assert set(chain) <= needed  # every one of them is a file of the package
+    files = {name: _module_file(name) for name in needed}
+    missing = sorted(
+        name
+        for name, path in files.items()
+        if path is None or f"rulebook_build/{path.relative_to(PACKAGE).as_posix()}" not in names
+    )
+    assert missing == []

@@ -1,4 +1,4 @@
-"""The check page's table reader (``site/assets/table-fetch.js``) and its worker
+"""The check page's table reader (``checkpage/assets/table-fetch.js``) and its worker
 (``checker-worker.js``), run in node without a browser: the SHA-256 that needs no secure
 context, against known vectors and Python's hashlib; the manifest's check; each fault of a
 failing host met by the Range reader (timeout, 404, 5xx, 200 for 206, a body cut short); and
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "site" / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "checkpage" / "assets"
 NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(

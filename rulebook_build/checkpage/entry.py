@@ -1,10 +1,10 @@
 """The checker's entry points for the "check your problem" page, run in the reader's browser.
 
-The page runs this module under Pyodide in a Web Worker (``site/assets/checker-worker.js``):
+The page runs this module under Pyodide in a Web Worker (``checkpage/assets/checker-worker.js``):
 the same rules, notation and checker code as ``rulebook check``, with the same endgame tables
 (those the site publishes, ``engine/tables/remote.py``: every block fetched by a Range request
 and checked against its SHA-256 before use) and the same compiled proof search, built to
-WebAssembly (``engine/wasm.py``) and run by the worker's host (``site/assets/prover-host.js``).
+WebAssembly (``engine/wasm.py``) and run by the worker's host (``checkpage/assets/prover-host.js``).
 Its answers are walked by the Python engine here before they count, as on the command line.
 A check is counted in work (``rulebook check --deterministic``), so the page's JSON is the
 command line's, ``seconds`` aside, for the same tables and limit.  Without the WebAssembly

@@ -4,7 +4,7 @@
  * search as WebAssembly (prover-host.js) and the site's endgame tables read a block at a time.
  *
  * Messages in: {id, base, op, args, tables} with op one of load, moves, check, pdn (the
- * functions of rulebook_build/browser.py; every argument and answer is a string or a number,
+ * functions of rulebook_build/checkpage/entry.py; every argument and answer is a string or a number,
  * never code); tables: per variant the SHA-256 of its manifest and its pieces, from the page.
  * Messages out: {id, result} (JSON text), {id, progress: {nodes, stage}} while a check runs,
  * {id, failure} when Python itself failed, {ready: true} once Python is loaded.
@@ -218,10 +218,10 @@ function start(base, pyodide) {
           py.runPython(
             "import sys\n" +
               "sys.path.insert(0, '/home/pyodide/rulebook')\n" +
-              "import rulebook_build.browser\n"
+              "import rulebook_build.checkpage.entry\n"
           );
           self.postMessage({ ready: true });
-          return py.pyimport("rulebook_build.browser");
+          return py.pyimport("rulebook_build.checkpage.entry");
         });
     });
 }

@@ -1,11 +1,16 @@
-"""The "check your problem" page (``controleren/``): a ```` ```draughts-checker ```` block.
+"""The "check your problem" page (``controleren/``): what a ```` ```draughts-checker ```` block
+of the site becomes, and the files the site copies for it.
 
 The block becomes the page's application: a board editor, the solution typed and checked move
 by move, the site's solution player, the checker's verdict and the PDN to download.  The
-checking runs in the reader's browser: ``site/assets/checker-worker.js`` loads Pyodide (copied
-from ``node_modules/pyodide`` into the built site, so nothing is fetched from another host)
-and the project's own Python code (:func:`python_bundle`: the rules, notation, checker and
-renderer, with Lark), and calls :mod:`rulebook_build.browser`.
+checking runs in the reader's browser: ``checkpage/assets/checker-worker.js`` loads Pyodide
+(copied from ``node_modules/pyodide`` into the built site, so nothing is fetched from another
+host) and the project's own Python code (:func:`python_bundle`: the rules, notation, checker
+and renderer, with Lark), and calls :mod:`rulebook_build.checkpage.entry`.
+
+The site's own words the page shows (the grades, the criteria's results, the variants' names)
+and the link to its language's home are the site's: :func:`render_checker` is given them, so
+that this room, below the site, never imports it.
 
 A build without Pyodide (``npm ci`` not run) still builds: the page then says what is missing
 instead of offering a checker that cannot start.
@@ -19,18 +24,25 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+import jinja2
+
 import rulebook_build
-from rulebook_build.browser import DEFAULT_SECONDS
 from rulebook_build.checker import opinion_words
+from rulebook_build.checkpage.entry import DEFAULT_SECONDS
 from rulebook_build.notation import GRAMMAR_DIR
-from rulebook_build.site.problems import LABELS as PROBLEM_LABELS
-from rulebook_build.site.problems import home
-from rulebook_build.site.templating import TEMPLATES
 from rulebook_build.words import LANGUAGES, define
 from rulebook_build.words import text as said
+
+ASSETS: Final = Path(__file__).resolve().parent / "assets"
+"""The page's scripts, which the site copies to its ``assets/rulebook/`` (``site/generated.py``)."""
+PAGE_SCRIPT: Final = "checker.js"
+"""The script the page loads: it starts the worker."""
+WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js")
+"""The worker, the host of the WebAssembly search and the table reader the worker imports."""
 
 PYODIDE_FILES: Final = (
     "pyodide.mjs",
@@ -50,7 +62,8 @@ BUNDLE_PARTS: Final = (
     "errors.py",
     "cachedir.py",
     "lifetime.py",
-    "browser.py",
+    "checkpage/__init__.py",
+    "checkpage/entry.py",
     "rules",
     "notation",
     "engine",
@@ -64,7 +77,8 @@ BUNDLE_PARTS: Final = (
     "render/svg.py",
     "words",
 )
-"""The package's files the browser needs (no site, command line, compiled search or raster).
+"""The package's files the browser needs (no site, command line, compiled search or raster; of
+this room its face and its entry points, not the page, which only the site build renders).
 The C sources come along only because the tables' rules fingerprint covers them."""
 
 _LABEL_IDS: Final[dict[str, str]] = {
@@ -209,7 +223,13 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 }
 """Each language's words, read from the catalogs once, at build time."""
 
-_TEMPLATES: Final = TEMPLATES
+_TEMPLATES: Final = jinja2.Environment(
+    loader=jinja2.PackageLoader("rulebook_build.checkpage", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
+"""The page's template (``templates/checker.html``), escaped as every page of the site
+(``site/templating.py``): outside text is text, a missing value an error."""
 
 
 def pyodide_folder(project: Path) -> Path | None:
@@ -301,35 +321,48 @@ def manifest_digest(folder: Path, variant_name: str) -> str:
     return hashlib.sha256((folder / f"tables-{variant_name}.json").read_bytes()).hexdigest()
 
 
+SITE_WORDS: Final = (
+    "pass",
+    "fail",
+    "remark",
+    "undecided",
+    "correct",
+    "correct with remarks",
+    "incorrect",
+    "international",
+    "frisian",
+)
+"""The site's words the page shows as its own (``site/problems.py`` ``LABELS``): a criterion's
+result, a grade, a variant's name, so that the page says them as the problem pages do."""
+
+
 def render_checker(
     *,
     lang: str,
     root: str,
     available: bool,
     address: str,
+    home: str,
+    grades: Mapping[str, str],
     tables: dict[str, dict[str, Any]] | None = None,
     compiled: bool = False,
     pyodide: str = "unknown",
 ) -> str:
     """The page's application (or, without Pyodide, the notice saying what is missing).
-    ``tables``: per variant the ``digest`` of its manifest and its ``pieces``; ``compiled``:
-    whether the WebAssembly search is in the site; ``pyodide``: the version of Pyodide in the
-    site, which names its folder (:data:`PYODIDE_DEST`)."""
+    ``home``: the link to the home of the page's language; ``grades``: the site's words, in the
+    page's language, for :data:`SITE_WORDS`; ``tables``: per variant the ``digest`` of its
+    manifest and its ``pieces``; ``compiled``: whether the WebAssembly search is in the site;
+    ``pyodide``: the version of Pyodide in the site, which names its folder
+    (:data:`PYODIDE_DEST`)."""
     labels = LABELS.get(lang, LABELS["en"])
     tables = tables or {}
     pieces = max((entry["pieces"] for entry in tables.values()), default=0)
     note = labels["note_compiled" if compiled else "note_python"].format(pieces=pieces)
-    grades = PROBLEM_LABELS.get(lang, PROBLEM_LABELS["en"])
     strings = {
         **labels,
         "tables": tables,
         "compiled": compiled,
-        **{key: grades[key] for key in ("pass", "fail", "remark", "undecided")},
-        **{
-            key: grades[key]
-            for key in ("correct", "correct with remarks", "incorrect", "international")
-        },
-        "frisian": grades["frisian"],
+        **{key: grades[key] for key in SITE_WORDS},
     }
     return _TEMPLATES.get_template("checker.html").render(
         available=available,
@@ -338,7 +371,7 @@ def render_checker(
         variants=[("international", grades["international"]), ("frisian", grades["frisian"])],
         base=f"{root}assets/",
         pyodide=PYODIDE_DEST.format(version=pyodide).removeprefix("assets/") + "/",
-        home=home(root, lang),
+        home=home,
         lang=lang,
         address=address,
         strings=json.dumps(strings, ensure_ascii=False)

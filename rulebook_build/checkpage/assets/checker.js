@@ -23,7 +23,7 @@
     this.root = root;
     /* absolute: the worker resolves addresses against its own location, not the page's */
     this.base = new URL(root.getAttribute("data-base"), window.location.href).href;
-    /* Pyodide's folder, relative to data-base: named by its version (site/checker_page.py) */
+    /* Pyodide's folder, relative to data-base: named by its version (checkpage/page.py) */
     this.pyodide = root.getAttribute("data-pyodide") || "pyodide/";
     this.lang = root.getAttribute("data-lang");
     this.strings = JSON.parse(root.querySelector(".rb-checker-strings").textContent);
@@ -463,7 +463,7 @@
       });
   };
 
-  /* the judge's progress lines, in the page's language (browser.py never translates them) */
+  /* the judge's progress lines, in the page's language (checkpage/entry.py never translates them) */
   var STAGES = [
     [/^A: searching key (\S+)$/, "stage_key", ["move"]],
     [/^C: walking the solution tree$/, "stage_walk", []],
