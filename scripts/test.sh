@@ -59,7 +59,7 @@ echo "== pytest"
 # counts the skipped browser tests in one line, tests/conftest.py); the tests run in one
 # process a core and one more (pytest-xdist), work stolen from the busier ones at the end: much
 # of the suite waits (on Chromium's pages, on the programs and servers it starts), so one
-# process a core left the cores idle almost half the time (20 of the 36 processor minutes of
-# an 18-minute run on 2 cores); '-n 0' after the command runs them in this process
+# process a core left the cores idle half the time (13 min of processor time in an 18-minute
+# run on 2 cores); '-n 0' after the command runs them in this process
 workers=$(( $(nproc) + 1 ))
 .venv/bin/python -m pytest -rs -n "$workers" --dist worksteal "$@"
