@@ -56,10 +56,7 @@ echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
 # -rs lists every skipped test with its reason (only optional parts may skip; the summary also
-# counts the skipped browser tests in one line, tests/conftest.py); the tests run in one
-# process a core and one more (pytest-xdist), work stolen from the busier ones at the end: much
-# of the suite waits (on Chromium's pages, on the programs and servers it starts), so one
-# process a core left the cores idle half the time (13 min of processor time in an 18-minute
-# run on 2 cores); '-n 0' after the command runs them in this process
-workers=$(( $(nproc) + 1 ))
-.venv/bin/python -m pytest -rs -n "$workers" --dist worksteal "$@"
+# counts the skipped browser tests in one line, tests/conftest.py); -n auto runs
+# the tests in one process a core (pytest-xdist), work stolen from the busier one at the end;
+# '-n 0' after the command runs them in this process
+.venv/bin/python -m pytest -rs -n auto --dist worksteal "$@"
