@@ -31,14 +31,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from refutations import key_nodes
+
 from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.engine import binaries
-from rulebook_build.engine.search import ProofSearch, root_node
+from rulebook_build.engine.search import root_node
 from rulebook_build.engine.tables.kinds import checker_tables
-from rulebook_build.notation.pdn import PdnGame, read_pdn_file
-from rulebook_build.notation.replay import game_variant, move_notation, start_position
+from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.replay import game_variant, start_position
 from rulebook_build.rules import DrawClocks, State, Variant
-from rulebook_build.rules.position import to_move
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ROOT / "benchmarks/data/open-keys.json"
@@ -64,23 +65,11 @@ def node_arguments(variant: Variant, state: State, clocks: DrawClocks) -> list[s
 
 def open_keys() -> list[Search]:
     """The first moves of ``open-keys.json``, as ``refutations.py`` finds them."""
-    found: list[Search] = []
-    games: dict[Path, tuple[PdnGame, ...]] = {}
-    for entry in json.loads(KEYS.read_text())["positions"]:
-        path = ROOT / entry["file"]
-        if path not in games:
-            games[path] = read_pdn_file(path)[0]
-        game = next(g for g in games[path] if g.line == entry["line"])
-        variant = game_variant(game)
-        assert variant is not None
-        position = start_position(game, variant)
-        for raw, (state, clocks) in ProofSearch(variant).expand(
-            root_node(variant, position.state())
-        ):
-            if move_notation(position, to_move(raw)) == entry["move"]:
-                name = f"{path.name}:{entry['line']} {entry['move']}"
-                found.append(Search(name, variant, node_arguments(variant, state, clocks)))
-    return found
+    positions = json.loads(KEYS.read_text())["positions"]
+    return [
+        Search(name, variant, node_arguments(variant, state, clocks))
+        for name, variant, (state, clocks) in key_nodes(positions)
+    ]
 
 
 def problem_starts(every: int) -> list[Search]:

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -34,9 +35,12 @@ from rulebook_build.cachedir import add_cache_argument, use_cache_argument
 from rulebook_build.engine import binaries
 from rulebook_build.engine.search import ProofSearch, root_node
 from rulebook_build.engine.tables.kinds import checker_tables
-from rulebook_build.notation.pdn import read_pdn_file
+from rulebook_build.notation.pdn import PdnGame, read_pdn_file
 from rulebook_build.notation.replay import game_variant, move_notation, start_position
+from rulebook_build.rules import DrawClocks, State, Variant
 from rulebook_build.rules.position import to_move
+
+Node = tuple[State, DrawClocks]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks/data/open-keys.json"
@@ -57,6 +61,26 @@ def compiled(setting: str, folder: Path) -> Path:
     return target
 
 
+def key_nodes(positions: list[dict[str, Any]]) -> list[tuple[str, Variant, Node]]:
+    """Each position of the sample (``open-keys.json``'s entries: a problem's file and line
+    and a first move) as its name ("Cat.B1.pdn:17 42-37"), its variant and the search's node
+    after that move (``prover_speed.py`` searches the same ones)."""
+    found: list[tuple[str, Variant, Node]] = []
+    games: dict[Path, tuple[PdnGame, ...]] = {}
+    for entry in positions:
+        path = ROOT / entry["file"]
+        if path not in games:
+            games[path] = read_pdn_file(path)[0]
+        game = next(g for g in games[path] if g.line == entry["line"])
+        variant = game_variant(game)
+        assert variant is not None
+        position = start_position(game, variant)
+        for raw, child in ProofSearch(variant).expand(root_node(variant, position.state())):
+            if move_notation(position, to_move(raw)) == entry["move"]:
+                found.append((f"{path.name}:{entry['line']} {entry['move']}", variant, child))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=5_000_000)
@@ -71,22 +95,7 @@ def main() -> int:
     args = parser.parse_args()
     use_cache_argument(args)
     positions = json.loads(DATA.read_text())["positions"][:: max(1, args.every)]
-    nodes_of = []
-    games = {}
-    for entry in positions:
-        path = ROOT / entry["file"]
-        if path not in games:
-            games[path] = read_pdn_file(path)[0]
-        game = next(g for g in games[path] if g.line == entry["line"])
-        variant = game_variant(game)
-        assert variant is not None
-        position = start_position(game, variant)
-        search = ProofSearch(variant)
-        for raw, child in search.expand(root_node(variant, position.state())):
-            name = f"{path.name}:{entry['line']} {entry['move']}"
-            wanted = not args.only or name in args.only
-            if wanted and move_notation(position, to_move(raw)) == entry["move"]:
-                nodes_of.append((name, variant, child))
+    nodes_of = [found for found in key_nodes(positions) if not args.only or found[0] in args.only]
     sample = f" (every {args.every}th)" if args.every > 1 else ""
     where = f"{DATA.relative_to(ROOT)}{sample}"
     print(f"# {len(nodes_of)} positions of {where}, {args.nodes:,} nodes each")
