@@ -1,0 +1,81 @@
+"""The check page's host of the WebAssembly search (``checkpage/assets/prover-host.js``), run in
+node as the page's worker runs it: the search's clock leaves out the waits for table blocks, so
+that a search counted in work takes the same steps however slowly the site serves its tables
+(a slow host once made the page's judgement differ from the command line's)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.notation.fen import parse_fen
+from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.rules.drawrules import NO_CLOCKS
+
+ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "checkpage" / "assets"
+NODE = shutil.which("node")
+FEN = "W:W27,28,32,33,34,38:B13,14,17,18,19,22"
+"""A position the search leaves open after 60,000 positions, asking for tables on its way."""
+
+pytestmark = pytest.mark.skipif(
+    NODE is None and not os.environ.get("CI"),
+    reason="node is missing (scripts/test.sh installs it with npm ci)",
+)
+
+SCRIPT = """
+import {{ readFileSync }} from "node:fs";
+import {{ createHost }} from {host};
+let clock = 0;  // the page's performance.now(), moved by hand: a minute a table request
+Object.defineProperty(performance, "now", {{ value: () => clock, configurable: true }});
+const module = new WebAssembly.Module(readFileSync({program}));
+function search(slow) {{
+  let asked = 0;
+  const tables = {{
+    blocks() {{ asked += 1; if (slow) clock += 60000; return 0; }},
+    codes() {{ return null; }}
+  }};
+  const session = createHost(module, tables, null).open("international", 16);
+  const answer = session.request({line});
+  return {{ answer, asked }};
+}}
+console.log(JSON.stringify([search(false), search(true)]));
+"""
+
+
+def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Path) -> None:
+    program = wasm.wasm_build(default_cache_dir())
+    if program is None:
+        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
+    state = parse_fen(FEN, variant=INTERNATIONAL).state()
+    fields = binaries.node_fields(INTERNATIONAL, state, NO_CLOCKS)
+    node = [*(f"{bits:x}" for bits in binaries.pieces_of(state)), "/".join(map(str, fields))]
+    # ten seconds of wall limit and 60,000 positions: the count ends the search, not the clock
+    line = " ".join(["solve", "10.000", "60000", *node])
+    script = tmp_path / "host.mjs"
+    script.write_text(
+        SCRIPT.format(
+            host=json.dumps((ASSETS / "prover-host.js").as_uri()),
+            program=json.dumps(str(program)),
+            line=json.dumps(line),
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [NODE, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    quick, slow = json.loads(done.stdout.strip().splitlines()[-1])
+    assert slow["asked"] > 0, "the search asked for no table: the test shows nothing"
+    nodes = int(quick["answer"].split("\n")[1].removeprefix("nodes "))
+    assert quick["answer"].startswith("result undecided\n") and nodes >= 60000, quick["answer"]
+    # a minute's wait for each table request, far past the ten seconds: the same search
+    assert slow["answer"].split("seconds")[0] == quick["answer"].split("seconds")[0]
+    assert slow["answer"].split("\n", 3)[3] == quick["answer"].split("\n", 3)[3]
