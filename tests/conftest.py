@@ -9,7 +9,8 @@ tables --pieces 4' (the same files, compared in ``tests/cli/test_tables_side_by_
 in a process of its own that leaves nothing in the controller's memory, before it starts the
 test processes (pytest-xdist starts them in its own ``pytest_sessionstart``, which runs last).
 The tests that build tables themselves do so in their own temporary caches, as before. The
-WebAssembly build of the search is made there too, for the same reason. In one process (``-n 0``, or a single test run) nothing waits, so nothing is built first.
+WebAssembly build of the search is made there too, for the same reason. In one process
+(``-n 0``, or a single test run) nothing waits, so nothing is built first.
 
 The browser tests (marked ``browser``) skip where Debian's Chromium is missing, so that a
 developer without it can run the rest; so that they cannot vanish unnoticed, the summary says
