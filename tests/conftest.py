@@ -8,8 +8,9 @@ happened to run in. Here the controller builds them into the user's cache with '
 tables --pieces 4' (the same files, compared in ``tests/cli/test_tables_side_by_side.py``),
 in a process of its own that leaves nothing in the controller's memory, before it starts the
 test processes (pytest-xdist starts them in its own ``pytest_sessionstart``, which runs last).
-The tests that build tables themselves do so in their own temporary caches, as before. The
-WebAssembly build of the search is made there too, for the same reason. In one process
+The tests that build tables themselves do so in their own temporary caches, as before (with
+the compiled programs of the user's cache). The programs and the WebAssembly build of the
+search are made there too, for the same reason. In one process
 (``-n 0``, or a single test run) nothing waits, so nothing is built first.
 
 The browser tests (marked ``browser``) skip where Debian's Chromium is missing, so that a
@@ -51,25 +52,30 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         if done.returncode != 0:  # the tests that need them will build them and say why not
             print(f"\nthe {variant.name} tables were not built first:\n{done.stderr}")
     print(f"\nendgame tables of up to 4 pieces ready in {time.perf_counter() - started:.0f} s")
-    # the search as WebAssembly, which the site build and the WebAssembly tests share: Zig
-    # builds its libc for each place it is installed (a fresh clone's .venv is a new place), so
-    # the first build of a run takes half a minute or more; made here, it holds up no test
+    # the compiled programs, which tests with table caches of their own take from the user's
+    # (binaries.py), and the search as WebAssembly, which the site build and the WebAssembly
+    # tests share: Zig builds its C library for each place it is installed (a fresh clone's
+    # .venv is a new place), so the first build of a run takes half a minute or more; made
+    # here, they hold up no test
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", WASM_FIRST], capture_output=True, text=True, check=False
+        [sys.executable, "-c", PROGRAMS_FIRST], capture_output=True, text=True, check=False
     )
-    if done.returncode != 0:  # the tests that need it build it and say why not
-        print(f"\nthe WebAssembly search was not built first:\n{done.stderr}")
-    print(f"the WebAssembly search ready in {time.perf_counter() - started:.0f} s")
+    if done.returncode != 0:  # the tests that need them build them and say why not
+        print(f"\nthe compiled programs were not built first:\n{done.stderr}")
+    print(f"the compiled programs ready in {time.perf_counter() - started:.0f} s")
 
 
-WASM_FIRST = (
-    "from rulebook_build.engine import wasm\n"
+PROGRAMS_FIRST = (
+    "from rulebook_build.engine import binaries, wasm\n"
     "from rulebook_build.engine.tables.endgame import default_cache_dir\n"
+    "for source in (binaries.SOURCE, binaries.PROVER_SOURCE, binaries.PACK_SOURCE):\n"
+    "    binaries.executable(default_cache_dir(), source)\n"
     "wasm.wasm_build(default_cache_dir())\n"
 )
-"""Build ``prover.wasm`` into the user's cache (nothing when Zig is missing, or when it is
-there already), in a process of its own."""
+"""Compile the table builder, the proof search and the packer, and build ``prover.wasm``,
+into the user's cache (what is there already is kept; nothing without a compiler or Zig), in
+a process of its own."""
 
 
 def browser_skips(config: pytest.Config) -> list[pytest.TestReport]:

@@ -40,6 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from rulebook_build.cachedir import cache_root
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import child_options
 from rulebook_build.rules import SQUARE_OF_BIT, DrawClocks, State, Streak, Variant
@@ -148,6 +149,8 @@ def _compiled(
     target = folder / "bin" / f"{source.stem}-{built_as}"
     if target.is_file() and os.access(target, os.X_OK):
         return target
+    if _copied_from_the_users_cache(target):
+        return target
     failed = target.with_name(target.name + ".failed")  # compiling it failed once: not again
     cc = compiler()
     if cc is None or failed.exists():
@@ -171,6 +174,29 @@ def _compiled(
     except OSError:
         return None
     return target
+
+
+def _copied_from_the_users_cache(target: Path) -> bool:
+    """A table cache of its own (``EndgameTables(cache_dir=...)``, a folder of tables to
+    publish) takes the program the user's cache already compiled, under the same name (the
+    same source and flags, so the same program), instead of compiling it again."""
+    shared = cache_root() / "endgame" / "bin" / target.name
+    try:
+        if shared.resolve() == target.resolve() or not os.access(shared, os.X_OK):
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-")
+        os.close(handle)
+        try:
+            shutil.copyfile(shared, temporary)
+            os.chmod(temporary, 0o755)
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+    except OSError:  # not there, or no room: compiled as before
+        return False
+    return True
 
 
 MAX_SLICE_JOBS: Final = 64

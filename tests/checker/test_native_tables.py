@@ -17,6 +17,7 @@ its children's values).
 
 from __future__ import annotations
 
+import os
 import platform
 import random
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Final
 
 import pytest
 
+from rulebook_build.cachedir import ENVIRONMENT
 from rulebook_build.engine import binaries
 from rulebook_build.engine.tables.endgame import EndgameTables, Semantics
 from rulebook_build.engine.tables.kinds import checker_tables
@@ -349,3 +351,18 @@ def test_a_compiler_that_refuses_the_machine_flags_still_gives_a_program(
     assert program is not None and program.is_file()
     assert len(list((tmp_path / "bin").glob("*.failed"))) == 1  # tried once, remembered
     assert binaries.executable(tmp_path, binaries.PACK_SOURCE) == program
+
+
+def test_a_cache_of_its_own_takes_the_program_the_users_cache_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENVIRONMENT, str(tmp_path / "user"))
+    compiled = binaries.executable(tmp_path / "user" / "endgame", binaries.PACK_SOURCE)
+    assert compiled is not None
+    monkeypatch.setattr(binaries, "compiler", lambda: None)  # nothing is compiled from now on
+    taken = binaries.executable(tmp_path / "own", binaries.PACK_SOURCE)
+    assert taken == tmp_path / "own" / "bin" / compiled.name
+    assert taken.read_bytes() == compiled.read_bytes() and os.access(taken, os.X_OK)
+    assert [p.name for p in taken.parent.iterdir()] == [compiled.name]  # no temporary left
+    # a program the user's cache does not hold is not to be had without a compiler
+    assert binaries.executable(tmp_path / "other", binaries.SOURCE) is None
