@@ -123,8 +123,9 @@ not."""
 
 def executable(folder: Path, source: Path = SOURCE) -> Path | None:
     """The compiled program (the builder, ``PROVER_SOURCE`` or ``PACK_SOURCE``) in
-    ``folder/bin``, compiling it first if needed; None without a compiler or when compiling
-    fails (Python is then used).  The proof search is compiled with zlib where it can be."""
+    ``folder/bin``, copied there from the user's cache when that holds the same program, else
+    compiled first if needed; None without a compiler or when compiling fails (Python is then
+    used).  The proof search is compiled with zlib where it can be."""
     tried: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for machine in dict.fromkeys((machine_flags(), ())):  # a compiler that refuses them: without
         if source == PROVER_SOURCE:
