@@ -40,69 +40,50 @@ from diff_match_patch import diff_match_patch
 from rulebook_build.errors import SiteError
 from rulebook_build.site.history import parse_toml
 from rulebook_build.site.templating import TRIMMED
+from rulebook_build.words import define
+from rulebook_build.words import text as said
 
 REASONS: Final = ("same", "moved", "merged", "split", "dropped", "new")
 """Why two articles are paired: the same subject (perhaps renumbered), moved elsewhere in the
 rulebook, several old articles merged into one, one old article split over several, an old
 article without a counterpart (dropped), a new one without a predecessor (new)."""
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "nl": {
-        "legend": "Zo leest u de verschillen",
-        "legend_ins": "onderstreept: tekst die in {new} nieuw is",
-        "legend_del": "doorgestreept: tekst uit {old} die in {new} niet meer staat",
-        "legend_same": "gewone tekst staat in beide edities",
-        "legend_sample_ins": "nieuw",
-        "legend_sample_del": "vervallen",
-        "ins_start": "[nieuw in {new}: ",
-        "ins_end": "]",
-        "del_start": "[vervallen uit {old}: ",
-        "del_end": "]",
-        "overview": "Overzicht",
-        "caption": "De artikelen van {old} en {new}, op onderwerp naast elkaar",
-        "subject": "Onderwerp",
-        "reason": "Soort",
-        "art": "art.",
-        "none": "geen",
-        "text_old": "Tekst van {old} (vervallen)",
-        "text_new": "Tekst van {new} (nieuw)",
-        "diagram": "diagram",
-        "same": "zelfde onderwerp",
-        "moved": "verplaatst",
-        "merged": "samengevoegd",
-        "split": "gesplitst",
-        "dropped": "vervallen",
-        "new": "nieuw",
-    },
-    "en": {
-        "legend": "How to read the differences",
-        "legend_ins": "underlined: text that is new in {new}",
-        "legend_del": "struck through: text of {old} that is no longer in {new}",
-        "legend_same": "plain text is in both editions",
-        "legend_sample_ins": "new",
-        "legend_sample_del": "dropped",
-        "ins_start": "[new in {new}: ",
-        "ins_end": "]",
-        "del_start": "[dropped from {old}: ",
-        "del_end": "]",
-        "overview": "Overview",
-        "caption": "The articles of {old} and {new}, side by side by subject",
-        "subject": "Subject",
-        "reason": "Kind",
-        "art": "art.",
-        "none": "none",
-        "text_old": "Text of {old} (dropped)",
-        "text_new": "Text of {new} (new)",
-        "diagram": "diagram",
-        "same": "same subject",
-        "moved": "moved",
-        "merged": "merged",
-        "split": "split",
-        "dropped": "dropped",
-        "new": "new",
-    },
+IDS: Final[dict[str, str]] = {
+    "legend": define("editions.legend", "How to read the differences"),
+    "legend_ins": define("editions.legend_ins", "underlined: text that is new in {new}"),
+    "legend_del": define(
+        "editions.legend_del", "struck through: text of {old} that is no longer in {new}"
+    ),
+    "legend_same": define("editions.legend_same", "plain text is in both editions"),
+    "legend_sample_ins": define("editions.legend_sample_ins", "new"),
+    "legend_sample_del": define("editions.legend_sample_del", "dropped"),
+    "ins_start": define("editions.ins_start", "[new in {new}:"),
+    "ins_end": define("editions.ins_end", "]"),
+    "del_start": define("editions.del_start", "[dropped from {old}:"),
+    "del_end": define("editions.del_end", "]"),
+    "overview": define("editions.overview", "Overview"),
+    "caption": define(
+        "editions.caption", "The articles of {old} and {new}, side by side by subject"
+    ),
+    "subject": define("editions.subject", "Subject"),
+    "reason": define("editions.reason", "Kind"),
+    "art": define("editions.art", "art."),
+    "none": define("editions.none", "none"),
+    "text_old": define("editions.text_old", "Text of {old} (dropped)"),
+    "text_new": define("editions.text_new", "Text of {new} (new)"),
+    "diagram": define("editions.diagram", "diagram"),
+    "same": define("editions.same", "same subject"),
+    "moved": define("editions.moved", "moved"),
+    "merged": define("editions.merged", "merged"),
+    "split": define("editions.split", "split"),
+    "dropped": define("editions.dropped", "dropped"),
+    "new": define("editions.new", "new"),
 }
-"""The block's words; a language missing here (Frisian: its page is the Dutch one) gets Dutch."""
+"""The block's words by their short name in the template, each a message of the catalogs
+(``{old}`` and ``{new}`` are the editions' labels)."""
+OPENING: Final = frozenset({"ins_start", "del_start"})
+"""The hidden labels before an inserted or deleted text, which a space parts from the text: a
+space the code adds, since a translator's tool trims one at a message's end."""
 
 DEFAULT_LANGUAGE: Final = "nl"
 
@@ -631,10 +612,13 @@ def render_editions(
     """The block: ``text`` is its body (``table: <file>``, relative to the project);
     ``source`` gives the Markdown file of a rule page in the page's language, ``link`` the
     address of a rule page from the page that shows the block."""
-    words = WORDS.get(lang, WORDS[DEFAULT_LANGUAGE])
     table_name = _table_name(text, where)
     table_path = (project / table_name).resolve()
     table = read_table(table_path, shown=table_name)
+    labels = {"old": table.old.label, "new": table.new.label}
+    words = {key: said(message, lang, **labels) for key, message in IDS.items()}
+    for key in OPENING:
+        words[key] += " "
     books = []
     for side in (table.old, table.new):
         path = source(side.page)
@@ -679,8 +663,8 @@ def _render(
     words: Mapping[str, str],
     link: Callable[[str], str],
 ) -> str:
-    labels = {"old": table.old.label, "new": table.new.label}
-    said = {key: value.format(**labels) for key, value in words.items()}
+    """The page's HTML; ``words`` are the block's in the page's language, the editions'
+    labels filled in."""
     pairs = []
     for pair in table.pairs:
         olds = [old.articles[a] for a in pair.old]
@@ -692,13 +676,13 @@ def _render(
             {
                 "id": f"{first[0]}-{first[1]}",
                 "reason": pair.reason,
-                "reason_label": said[pair.reason],
+                "reason_label": words[pair.reason],
                 "subject": pair.subject.get(lang, pair.subject[DEFAULT_LANGUAGE]),
                 "summary": pair.summary.get(lang, pair.summary[DEFAULT_LANGUAGE]),
                 "old": [_link(a, link(table.old.page)) for a in olds],
                 "new": [_link(a, link(table.new.page)) for a in news],
                 "folded": not (pair.old and pair.new),
-                "fold_label": said["text_old"] if pair.old else said["text_new"],
+                "fold_label": words["text_old"] if pair.old else words["text_new"],
                 # one side only: its text as it is (all of it struck through or underlined
                 # would only be harder to read; the fold's label says what it is)
                 "parts": word_diff(old_text, new_text)
@@ -707,7 +691,7 @@ def _render(
             }
         )
     return _TEMPLATES.get_template("editions.html").render(
-        words=said, old=table.old, new=table.new, pairs=pairs, lang=lang
+        words=words, old=table.old, new=table.new, pairs=pairs, lang=lang
     )
 
 
