@@ -151,3 +151,66 @@ def test_the_words_outside_the_catalogs_are_the_listed_ones() -> None:
 def test_a_dictionary_by_language_is_found() -> None:
     assert dictionaries_by_language('WORDS = {"nl": {"a": "b"}, "en": {"a": "c"}}\n') == 1
     assert dictionaries_by_language('MAP = {"nl": "x", "other": "y"}\n') == 0
+
+
+SAID_WITH_IDS = ("rules", "notation", "checker", "checkpage")
+"""The rooms whose errors a page shows (the check page shows the rules' and the notation's
+faults in its reader's language): each raised with a message id and its arguments."""
+ERRORS = {
+    "RulebookError",
+    "PositionError",
+    "NotationError",
+    "IllegalMoveError",
+    "ProblemError",
+    "SiteError",
+    "OutputError",
+}
+
+
+def _words_in_code(node: ast.expr) -> bool:
+    """A literal text with a letter in it, or an f-string or a sum of texts: English written
+    in the code (a mark such as ``'+0'`` is written the same in every language)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and any(c.isalpha() for c in node.value)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _words_in_code(node.left) or _words_in_code(node.right)
+    return False
+
+
+def errors_in_english(text: str) -> list[int]:
+    """The lines of a module that raise one of the project's errors (or make one with an
+    ``error``/``token_error`` helper) with its message or what was expected in English text,
+    not a message id."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func
+        name = getattr(called, "id", None) or getattr(called, "attr", None)
+        if name in ERRORS or name in ("error", "token_error"):
+            written = [a for a in node.args if _words_in_code(a)] + [
+                k.value for k in node.keywords if k.arg == "expected" and _words_in_code(k.value)
+            ]
+            if written:
+                found.append(node.lineno)
+    return found
+
+
+def test_the_errors_a_page_shows_are_raised_with_message_ids() -> None:
+    package = ROOT / "rulebook_build"
+    english = {
+        f"{path.relative_to(package).as_posix()}:{line}"
+        for room in SAID_WITH_IDS
+        for path in (package / room).rglob("*.py")
+        for line in errors_in_english(path.read_text(encoding="utf-8"))
+    }
+    assert english == set()
+
+
+def test_an_error_raised_in_english_is_found() -> None:
+    assert errors_in_english('raise NotationError(f"square {n} is wrong", line=1)\n') == [1]
+    assert errors_in_english('raise where.error(NotationError, M, 1, expected="W or B")\n') == [1]
+    assert errors_in_english('e = RulebookError("too " + "long")\n') == [1]
+    assert errors_in_english('raise NotationError(Message.of("x"), expected="+0")\n') == []
