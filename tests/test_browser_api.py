@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from rulebook_build.checkpage import entry
 from rulebook_build.checkpage.entry import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.engine.tables.remote import folder_fetch
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.notation.replay import replay_problem
 from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.similar import Index
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -237,6 +241,16 @@ def test_a_typed_moves_fault_is_said_in_the_page_language() -> None:
     assert english[0]["reason"].startswith("illegal move 19-23 for White")
     board = json.loads(moves("W:W31:B1:+1", "frisian", "31-27", "fy"))["error"]["text"]
     assert board.startswith("rigel 1, kolom 12: de FEN hâldt te betiid op")
+
+
+def test_the_similar_search_says_a_fault_in_the_page_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A solution the PDN reader refuses, named by its move, in the page's language."""
+    monkeypatch.setitem(entry._SIMILAR, "index", Index())
+    problem = {"fen": "W:W19:B9", "variant": "international", "solution": "1. 19-14 zz"}
+    said = json.loads(entry.similar(json.dumps(problem), "nl"))["error"]["text"]
+    assert said.startswith("zet 1: onverwacht 'zz'")
 
 
 def test_publishing_again_keeps_what_is_right_and_removes_what_is_stale(tmp_path: Path) -> None:

@@ -163,6 +163,7 @@ NOT_JUDGED: Final = {
 """What the page says instead of a verdict when a move of the solution cannot be played, as
 ``rulebook check`` refuses such a problem as bad input (``notation.unplayable``)."""
 define("browser.too_long", "the problem is {length} characters long; at most {limit} are read")
+NOT_A_PROBLEM: Final = define("browser.not_a_problem", "not a problem")
 define("browser.gametype", "GameType {gametype} is not International (20) or Frisian (40)")
 
 
@@ -510,16 +511,19 @@ def similar(problem_json: str, lang: str = "en", limit: int = 5) -> str:
     text = _pdn_text(json.loads(problem_json))
     _games, errors = read_pdn(text, source="<problem>")
     if errors:
-        return json.dumps({"error": _error(errors[0])})
+        return json.dumps({"error": _located(errors[0], text, lang)})
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "problem.pdn"
         path.write_text(text, encoding="utf-8")
         record = read_file(path)
         found = queries(index, str(path), record, SimilarCollection(str(path), "problem"))
     if record.errors or not found:
+        # the index's reading keeps a fault's English only (its record is the command line's
+        # cache format): a fault the page's own reading above did not meet is said in English
         fault = record.errors[0] if record.errors else None
-        message = fault.message if fault is not None else "not a problem"
-        return json.dumps({"error": {"message": message, "text": message}})
+        message = fault.message if fault is not None else said(NOT_A_PROBLEM)
+        text_said = fault.message if fault is not None else said(NOT_A_PROBLEM, lang)
+        return json.dumps({"error": {"message": message, "text": text_said}})
     matches = []
     for match in search(index, found[0], limit):
         source, _colon, line = match.source.rpartition(":")
