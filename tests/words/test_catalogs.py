@@ -153,7 +153,16 @@ def test_a_dictionary_by_language_is_found() -> None:
     assert dictionaries_by_language('MAP = {"nl": "x", "other": "y"}\n') == 0
 
 
-SAID_WITH_IDS = ("rules", "notation", "checker", "checkpage", "site/editions.py")
+SAID_WITH_IDS = (
+    "rules",
+    "notation",
+    "checker",
+    "checkpage",
+    "site/editions.py",
+    "site/history.py",
+    "site/shared_diagrams.py",
+    "site/pdf.py",
+)
 """The rooms whose errors a page shows (the check page shows the rules' and the notation's
 faults in its reader's language), and the modules of other rooms whose errors have ids too:
 each raised with a message id and its arguments."""
