@@ -162,6 +162,7 @@ SAID_WITH_IDS = (
     "site/history.py",
     "site/shared_diagrams.py",
     "site/pdf.py",
+    "site/problems.py",
 )
 """The rooms whose errors a page shows (the check page shows the rules' and the notation's
 faults in its reader's language), and the modules of other rooms whose errors have ids too:
