@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from rulebook_build.checkpage import entry
 from rulebook_build.checkpage.entry import check, load, moves, pdn
 from rulebook_build.cli.check import _judge, _Task
 from rulebook_build.engine.tables.remote import folder_fetch
 from rulebook_build.notation.pdn import read_pdn
 from rulebook_build.notation.replay import replay_problem
 from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.similar import Index
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -209,6 +213,44 @@ def test_a_pasted_fen_gets_its_messages_in_the_page_language() -> None:
     assert english["expected"] == (
         "a move, a comment, a variation, or a result (2-0, 1-1, 0-2, 0-0) or '*'"
     )
+
+
+def test_the_fen_readers_own_faults_are_said_in_the_page_language() -> None:
+    """The FEN reader's messages that were English on every page (a missing side, an
+    alphanumeric square, an empty range, the list of what it expected) have ids too."""
+    said = json.loads(load(":W31:B1", "nl"))["error"]["text"]
+    assert said.startswith("regel 1, kolom 1: wie aan zet is ontbreekt: een FEN begint met W of B")
+    assert said.endswith("verwacht: W of B, dan ':'")
+    said = json.loads(load("W:Wa1:B1", "fy"))["error"]["text"]
+    assert said.startswith("rigel 1, kolom 4: alfanumeryk fjild 'a1' is gjin fjild fan it 10x10")
+    said = json.loads(load("W:W35-31:B1", "nl"))["error"]["text"]
+    assert said.startswith("regel 1, kolom 7: reeks 35-31 is leeg")
+    assert said.endswith("verwacht: een veld van 35 tot en met 50")
+    # a list of what was expected, joined in the page's language (English keeps its commas)
+    said = json.loads(load("W:X31", "fy"))["error"]["text"]
+    assert said.endswith("ferwachte: '+', H of F of W of B")
+    assert json.loads(load("W:X31", "en"))["error"]["expected"] == "'+', H or F, W or B"
+
+
+def test_a_typed_moves_fault_is_said_in_the_page_language() -> None:
+    """The reason beside each illegal move of the typed solution: said from its id, not the
+    English of the command line."""
+    found = json.loads(moves("W:W31-50:B1-20", "international", "19-23", "nl"))["moves"]
+    assert found[0]["reason"].startswith("onreglementaire zet 19-23 voor wit in W:W31,32")
+    english = json.loads(moves("W:W31-50:B1-20", "international", "19-23", "en"))["moves"]
+    assert english[0]["reason"].startswith("illegal move 19-23 for White")
+    board = json.loads(moves("W:W31:B1:+1", "frisian", "31-27", "fy"))["error"]["text"]
+    assert board.startswith("rigel 1, kolom 12: de FEN hâldt te betiid op")
+
+
+def test_the_similar_search_says_a_fault_in_the_page_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A solution the PDN reader refuses, named by its move, in the page's language."""
+    monkeypatch.setitem(entry._SIMILAR, "index", Index())
+    problem = {"fen": "W:W19:B9", "variant": "international", "solution": "1. 19-14 zz"}
+    said = json.loads(entry.similar(json.dumps(problem), "nl"))["error"]["text"]
+    assert said.startswith("zet 1: onverwacht 'zz'")
 
 
 def test_publishing_again_keeps_what_is_right_and_removes_what_is_stale(tmp_path: Path) -> None:

@@ -38,6 +38,12 @@ from rulebook_build.engine import (
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation import PdnGame, ReplayedProblem, game_variant, replay_problem
 from rulebook_build.rules import Variant
+from rulebook_build.words import Message, define
+
+define(
+    "checker.gametype_not_judged",
+    "not judged: GameType {gametype} is not International (20) or Frisian (40)",
+)
 
 FIVE_PIECE_CLASSES: Final = frozenset(
     (a, b, c, 5 - a - b - c)
@@ -189,8 +195,7 @@ class Checker:
             rules = variant or game_variant(problem)
             if rules is None:
                 raise RulebookError(
-                    f"not judged: GameType {problem.gametype!r} is not International (20) or "
-                    "Frisian (40)",
+                    Message.of("checker.gametype_not_judged", gametype=repr(problem.gametype)),
                     source=problem.source,
                     line=problem.line,
                 )

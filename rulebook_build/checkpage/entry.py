@@ -53,6 +53,7 @@ from rulebook_build.notation import (
     read_pdn,
     replay_problem,
     resolve_move,
+    said_in,
     shown,
 )
 from rulebook_build.render import player_html
@@ -161,6 +162,9 @@ NOT_JUDGED: Final = {
 }
 """What the page says instead of a verdict when a move of the solution cannot be played, as
 ``rulebook check`` refuses such a problem as bad input (``notation.unplayable``)."""
+define("browser.too_long", "the problem is {length} characters long; at most {limit} are read")
+NOT_A_PROBLEM: Final = define("browser.not_a_problem", "not a problem")
+define("browser.gametype", "GameType {gametype} is not International (20) or Frisian (40)")
 
 
 def _located(error: RulebookError, text: str, lang: str) -> dict[str, Any]:
@@ -226,8 +230,9 @@ def load(text: str, lang: str = "en") -> str:
     try:
         if len(text) > MAX_GAME_CHARACTERS:
             raise RulebookError(
-                f"the problem is {len(text):,} characters long; at most "
-                f"{MAX_GAME_CHARACTERS:,} are read",
+                Message.of(
+                    "browser.too_long", length=f"{len(text):,}", limit=f"{MAX_GAME_CHARACTERS:,}"
+                ),
                 source="<pasted>",
             )
         if not text.startswith("[") and ":" in text and "\n" not in text:
@@ -248,7 +253,7 @@ def load(text: str, lang: str = "en") -> str:
         variant = game_variant(game)
         if variant is None:
             raise RulebookError(
-                f"GameType {game.gametype!r} is not International (20) or Frisian (40)",
+                Message.of("browser.gametype", gametype=repr(game.gametype)),
                 source="<pasted>",
                 line=game.line,
             )
@@ -308,7 +313,8 @@ def moves(fen: str, variant: str, solution: str, lang: str) -> str:
     try:
         position = parse_fen(fen, variant=rules, source="<board>")
     except RulebookError as error:
-        return json.dumps({"error": _error(error), "moves": [], "player": ""})
+        said = {**_error(error), "text": shown(error, lang)}
+        return json.dumps({"error": said, "moves": [], "player": ""})
     start = current = position
     played: list[Move] = []
     found: list[dict[str, Any]] = []
@@ -326,7 +332,7 @@ def moves(fen: str, variant: str, solution: str, lang: str) -> str:
                 current = current.play(move)
             except RulebookError as error:
                 entry["legal"] = False
-                entry["reason"] = error.message
+                entry["reason"] = said_in(error.what, lang)
         found.append(entry)
     spec = DiagramSpec(start, variant=rules, moves=tuple(played), numbers=True)
     figure = player_html(spec, lang=lang, id_prefix="rb-check-player") if played else ""
@@ -505,16 +511,19 @@ def similar(problem_json: str, lang: str = "en", limit: int = 5) -> str:
     text = _pdn_text(json.loads(problem_json))
     _games, errors = read_pdn(text, source="<problem>")
     if errors:
-        return json.dumps({"error": _error(errors[0])})
+        return json.dumps({"error": _located(errors[0], text, lang)})
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "problem.pdn"
         path.write_text(text, encoding="utf-8")
         record = read_file(path)
         found = queries(index, str(path), record, SimilarCollection(str(path), "problem"))
     if record.errors or not found:
+        # the index's reading keeps a fault's English only (its record is the command line's
+        # cache format): a fault the page's own reading above did not meet is said in English
         fault = record.errors[0] if record.errors else None
-        message = fault.message if fault is not None else "not a problem"
-        return json.dumps({"error": {"message": message, "text": message}})
+        message = fault.message if fault is not None else said(NOT_A_PROBLEM)
+        text_said = fault.message if fault is not None else said(NOT_A_PROBLEM, lang)
+        return json.dumps({"error": {"message": message, "text": text_said}})
     matches = []
     for match in search(index, found[0], limit):
         source, _colon, line = match.source.rpartition(":")

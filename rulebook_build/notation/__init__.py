@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rulebook_build.notation._grammar import GRAMMAR_DIR
     from rulebook_build.notation.diagram import DIAGRAM_KEYS, DiagramSpec, parse_diagram
     from rulebook_build.notation.fen import format_fen, parse_fen
-    from rulebook_build.notation.messages import Choices, shown
+    from rulebook_build.notation.messages import Choices, said_in, shown
     from rulebook_build.notation.pdn import (
         MAX_GAME_CHARACTERS,
         MoveText,
@@ -85,6 +85,7 @@ __getattr__ = face(
         "replay_problem": ("rulebook_build.notation.replay", "replay_problem"),
         "resolve_line": ("rulebook_build.notation.resolve", "resolve_line"),
         "resolve_move": ("rulebook_build.notation.resolve", "resolve_move"),
+        "said_in": ("rulebook_build.notation.messages", "said_in"),
         "shown": ("rulebook_build.notation.messages", "shown"),
         "shows_10x10": ("rulebook_build.notation.replay", "shows_10x10"),
         "start_position": ("rulebook_build.notation.replay", "start_position"),
@@ -126,6 +127,7 @@ __all__ = [
     "replay_problem",
     "resolve_line",
     "resolve_move",
+    "said_in",
     "shown",
     "shows_10x10",
     "start_position",

@@ -30,9 +30,11 @@ from lark.visitors import merge_transformers
 from rulebook_build.errors import NotationError, RulebookError
 from rulebook_build.notation._grammar import GRAMMAR_DIR, describe_fault
 from rulebook_build.notation.fen import _check, _Fen, _FenBuilder, _Where
+from rulebook_build.notation.messages import Choices
 from rulebook_build.notation.pdn import PdnMove, decode_move_token
 from rulebook_build.notation.replay import resolve_move
 from rulebook_build.rules import INTERNATIONAL, Move, Position, Variant, find_variant
+from rulebook_build.words import Message
 
 __all__ = ["DIAGRAM_KEYS", "DiagramSpec", "parse_diagram"]
 
@@ -117,7 +119,7 @@ def _parser() -> Lark:
     return _PARSER
 
 
-_EXPECTED_NAMES: Final = {
+_EXPECTED_NAMES: Final[dict[str, Message | str]] = {
     "POSITION_KEY": "position:",
     "VARIANT_KEY": "variant:",
     "MOVES_KEY": "moves:",
@@ -128,27 +130,29 @@ _EXPECTED_NAMES: Final = {
     "CAPTION_KEY": "caption:",
     "START": "start",
     "EMPTY": "empty",
-    "SWITCH": "yes or no",
-    "MOVE": "a move (32-28, 26x37)",
-    "MOVENUMBER": "a move number",
-    "NUMBER": "a square number",
-    "VALUE": "a value",
+    "SWITCH": Message.of("notation.yes_or_no"),
+    "MOVE": Message.of("notation.a_move_example"),
+    "MOVENUMBER": Message.of("notation.a_move_number"),
+    "NUMBER": Message.of("notation.a_square_number_plain"),
+    "VALUE": Message.of("notation.a_value"),
     "COLON": "':'",
     "COMMA": "','",
-    "_NL": "the end of the line",
-    "$END": "the end of the block",
+    "_NL": Message.of("notation.the_end_of_the_line"),
+    "$END": Message.of("notation.the_end_of_the_block"),
 }
+"""What the diagram reader expected, by the grammar's token names: a message where the name is
+words; the keys, the keywords and the marks as they are written."""
 
 
-def _expected(names: frozenset[str]) -> str | None:
-    readable = set()
+def _expected(names: frozenset[str]) -> Choices | None:
+    readable: set[Message | str] = set()
     for name in names:
         short = name.rsplit("__", 1)[-1]
         if short in ("COLOUR", "UNKNOWN_TURN"):
-            readable.add("a FEN (W:W31-50:B1-20)")
+            readable.add(Message.of("notation.a_fen_example"))
         else:
             readable.add(_EXPECTED_NAMES.get(short, short.lower()))
-    return ", ".join(sorted(readable)) or None
+    return Choices(tuple(sorted(readable, key=str))) if readable else None  # by their English
 
 
 def parse_diagram(
@@ -184,17 +188,17 @@ def _syntax_error(error: UnexpectedInput, text: str, where: _Where) -> RulebookE
     if at_line_start and line_text.strip():
         word = line_text.strip().split(":", 1)[0].strip()
         if ":" not in line_text:
-            message = f"'{line_text.strip()}' is not a 'key: value' line"
+            message = Message.of("notation.not_key_value", line=line_text.strip())
         else:
-            message = f"unknown key '{word}'"
+            message = Message.of("notation.unknown_key", key=word)
         return where.error(
             NotationError,
             message,
             fault.line,
             fault.column,
-            expected="one of the keys " + ", ".join(DIAGRAM_KEYS),
+            expected=Message.of("notation.one_of_the_keys", keys=", ".join(DIAGRAM_KEYS)),
         )
-    message = f"unexpected {fault.found} in the diagram block"
+    message = Message.of("notation.unexpected_in_diagram", found=fault.found)
     return where.error(NotationError, message, fault.line, fault.column, _expected(fault.expected))
 
 
@@ -205,9 +209,9 @@ def _squares(token: Token, where: _Where) -> tuple[int, ...]:
         if not isinstance(square, int) or not 1 <= square <= 50:
             raise where.token_error(
                 NotationError,
-                f"square {square} does not exist",
+                Message.of("notation.square_does_not_exist", square=square),
                 token,
-                expected="square numbers 1-50",
+                expected=Message.of("notation.square_numbers"),
             )
         numbers.append(square)
     return tuple(numbers)
@@ -221,18 +225,18 @@ def _build(entries: list[_Entry], where: _Where) -> DiagramSpec:
             first = by_key[key].key
             raise where.token_error(
                 NotationError,
-                f"'{key}' is given twice (first on line {where.at(first.line or 1, 1)[0]})",
+                Message.of("notation.key_twice", key=key, line=where.at(first.line or 1, 1)[0]),
                 entry.key,
-                expected="each key at most once",
+                expected=Message.of("notation.each_key_once"),
             )
         by_key[key] = entry
     if "position" not in by_key:
         raise where.error(
             NotationError,
-            "the diagram has no 'position:' line",
+            Message.of("notation.no_position"),
             1,
             1,
-            expected="position: start, empty, or a FEN such as W:W31-50:B1-20",
+            expected=Message.of("notation.position_values"),
         )
 
     variant = INTERNATIONAL
@@ -244,9 +248,9 @@ def _build(entries: list[_Entry], where: _Where) -> DiagramSpec:
         except KeyError:
             raise where.token_error(
                 NotationError,
-                f"unknown variant '{str(token).strip()}'",
+                Message.of("notation.unknown_variant", name=str(token).strip()),
                 token,
-                expected="international or frisian",
+                expected=Message.of("notation.variant_names"),
             ) from None
 
     position = _position(by_key["position"], where, variant)
@@ -262,9 +266,9 @@ def _build(entries: list[_Entry], where: _Where) -> DiagramSpec:
             if not 1 <= number <= 50:
                 raise where.token_error(
                     NotationError,
-                    f"square {number} does not exist",
+                    Message.of("notation.square_does_not_exist", square=number),
                     token,
-                    expected="square numbers 1-50",
+                    expected=Message.of("notation.square_numbers"),
                 )
             highlight.append(number)
 
@@ -310,14 +314,14 @@ def _position(entry: _Entry, where: _Where, variant: Variant) -> Position:
     if data.white_to_move is None:
         raise where.token_error(
             NotationError,
-            "missing side to move: '?' is not a side",
+            Message.of("notation.fen_unknown_side"),
             value.turn,
-            expected="W or B",
+            expected=Message.of("notation.w_or_b"),
         )
     try:
         return data.position(variant)
     except RulebookError as error:
-        raise where.token_error(type(error), error.message, value.turn) from None
+        raise where.token_error(type(error), error.what, value.turn) from None
 
 
 def _moves(entry: _Entry | None, where: _Where, position: Position) -> tuple[Move, ...]:

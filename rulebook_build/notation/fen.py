@@ -24,6 +24,7 @@ from lark.exceptions import VisitError
 
 from rulebook_build.errors import NotationError, PositionError, RulebookError, Said
 from rulebook_build.notation._grammar import describe_fault, load_grammar
+from rulebook_build.notation.messages import Choices
 from rulebook_build.rules import INTERNATIONAL, Position, Variant
 from rulebook_build.words import Message
 
@@ -35,20 +36,22 @@ WHITE_PROMOTION_ROW = range(1, 6)
 """A white man on 1-5 would have been promoted (KNDB art. 3; Fries Spel art. 5)."""
 BLACK_PROMOTION_ROW = range(46, 51)
 
-_EXPECTED_NAMES = {
-    "COLOUR": "W or B",
+_EXPECTED_NAMES: dict[str, Message | str] = {
+    "COLOUR": Message.of("notation.w_or_b"),
     "UNKNOWN_TURN": "?",
-    "NUMBER": "a square number (1-50)",
-    "ALPHASQUARE": "a square",
+    "NUMBER": Message.of("notation.a_square_number_in_brackets"),
+    "ALPHASQUARE": Message.of("notation.a_square"),
     "KING": "K",
-    "CLOCK": "H or F",
+    "CLOCK": Message.of("notation.h_or_f"),
     "COLON": "':'",
     "COMMA": "','",
     "MINUS": "'-'",
     "PLUS": "'+'",
     "DOT": "'.'",
-    "$END": "end of the FEN",
+    "$END": Message.of("notation.end_of_the_fen"),
 }
+"""What the FEN reader expected, by the grammar's token names: a message where the name is
+words, the characters themselves where it is a mark written the same in every language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,10 +257,10 @@ def read_fen(
         offset = len(text) - len(stripped)
         raise where.error(
             NotationError,
-            "missing side to move: a FEN starts with W or B",
+            Message.of("notation.fen_no_side"),
             1,
             offset + 1,
-            expected="W or B, then ':'",
+            expected=Message.of("notation.w_or_b_then_colon"),
         )
     try:
         tree = load_grammar("fen", "fen").parse(text)
@@ -291,10 +294,10 @@ def parse_fen(
     if data.white_to_move is None:
         raise where.error(
             NotationError,
-            "missing side to move: '?' is not a side",
+            Message.of("notation.fen_unknown_side"),
             1,
             len(text) - len(text.lstrip()) + 1,
-            expected="W or B",
+            expected=Message.of("notation.w_or_b"),
         )
     try:
         return data.position(variant)
@@ -304,8 +307,8 @@ def parse_fen(
 
 def _syntax_error(error: UnexpectedInput, where: _Where) -> RulebookError:
     fault = describe_fault(error, where.text)
-    expected = sorted({_EXPECTED_NAMES.get(name, name) for name in fault.expected})
-    expected_text = ", ".join(expected) if expected else None
+    names = {_EXPECTED_NAMES.get(name, name) for name in fault.expected}
+    expected = Choices(tuple(sorted(names, key=str))) if names else None  # by their English
     token = fault.token
     first_column = len(where.text) - len(where.text.lstrip()) + 1
     if (
@@ -316,23 +319,23 @@ def _syntax_error(error: UnexpectedInput, where: _Where) -> RulebookError:
     ):
         return where.error(
             NotationError,
-            "missing side to move: a FEN starts with W or B, then ':'",
+            Message.of("notation.fen_no_side_colon"),
             1,
             first_column,
-            expected="W: or B: before the pieces, e.g. W:W31-50:B1-20",
+            expected=Message.of("notation.side_before_pieces"),
         )
     if fault.found == "end of input":
-        message: str | Said = "FEN ends too early"
+        message = Message.of("notation.fen_ends_early")
     else:
         message = Message.of("notation.unexpected_in_fen", found=fault.found)
-    return where.error(NotationError, message, fault.line, fault.column, expected_text)
+    return where.error(NotationError, message, fault.line, fault.column, expected)
 
 
 def _square_number(token: Token, where: _Where) -> int:
     if _kind(token) == "ALPHASQUARE":
         raise where.token_error(
             NotationError,
-            f"alphanumeric square '{token}' is not a square of the 10x10 board",
+            Message.of("notation.alphanumeric_square", square=str(token)),
             token,
             expected=Message.of("notation.a_square_number"),
         )
@@ -366,9 +369,9 @@ def _check(fen: _Fen, where: _Where, variant: Variant) -> FenData:
                 assert piece.last is not None
                 raise where.token_error(
                     NotationError,
-                    f"range {first}-{last} is empty",
+                    Message.of("notation.empty_range", first=first, last=last),
                     piece.last,
-                    expected=f"a square from {first} to 50",
+                    expected=Message.of("notation.a_square_from", first=first),
                 )
             for square in range(first, last + 1):
                 token = piece.last if square == last and piece.last is not None else piece.first
@@ -423,27 +426,28 @@ def _king_streak(
     if count == 0:
         return (0, 0)
     limit = variant.max_consecutive_king_moves
-    name = "white" if colour == "W" else "black"
+    side = Message.of("notation.white_side" if colour == "W" else "notation.black_side")
+    name = Message.of("notation.white_man" if colour == "W" else "notation.black_man")
     if limit is None:
         raise where.token_error(
             PositionError,
-            f"king-move record '+{digits}' exists only in Frisian draughts",
+            Message.of("notation.king_record_frisian_only", record=digits),
             token,
             expected="+0",
         )
     if count > limit:
         raise where.token_error(
             PositionError,
-            f"{name} cannot have made {count} king moves in a row (at most {limit})",
+            Message.of("notation.too_many_king_moves", side=side, count=count, limit=limit),
             token,
-            expected=f"a count 0-{limit} followed by the king's square",
+            expected=Message.of("notation.count_then_square", limit=limit),
         )
     if square not in pieces[(colour, True)]:
         raise where.token_error(
             PositionError,
-            f"king-move record '+{digits}': no {name} king on square {square}",
+            Message.of("notation.no_king_for_record", record=digits, colour=name, square=square),
             token,
-            expected=f"the square of a {name} king after the count {count}",
+            expected=Message.of("notation.square_of_king", colour=name, count=count),
         )
     return (count, square)
 

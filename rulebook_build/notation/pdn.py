@@ -658,14 +658,14 @@ def read_pdn(
                 else:
                     errors.append(
                         NotationError(
-                            f"variations nested more than {MAX_VARIATION_DEPTH} deep",
+                            Message.of("notation.nested_too_deep", depth=MAX_VARIATION_DEPTH),
                             source=source,
                             line=deep.line,
                             column=deep.column,
                             source_line=lines[deep.line - first_line]
                             if 0 <= deep.line - first_line < len(lines)
                             else None,
-                            expected="fewer nested '('",
+                            expected=Message.of("notation.fewer_nested"),
                         )
                     )
             if failure is not None:
@@ -779,11 +779,13 @@ def _open_lines(path: str | Path) -> Iterator[str]:
     try:
         stream = Path(path).open("rb")  # noqa: SIM115 (closed by the with below)
     except FileNotFoundError:
-        raise NotationError("no such file", source=name) from None
+        raise NotationError(Message.of("notation.no_such_file"), source=name) from None
     except IsADirectoryError:
-        raise NotationError("is a directory, not a PDN file", source=name) from None
+        raise NotationError(Message.of("notation.a_directory"), source=name) from None
     except OSError as error:
-        raise NotationError(f"cannot read the file: {error.strerror}", source=name) from None
+        raise NotationError(
+            Message.of("notation.unreadable", reason=error.strerror), source=name
+        ) from None
     with stream:
         first = True
         for raw in stream:
@@ -841,7 +843,10 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
         if is_tag:
             match = _TAG_VALUE.match(line)
             if match and len(match.group(1)) > MAX_TAG_VALUE:
-                fault = (f"a tag value longer than {MAX_TAG_VALUE:,} characters", match.start(1))
+                fault = (
+                    Message.of("notation.tag_value_too_long", limit=f"{MAX_TAG_VALUE:,}"),
+                    match.start(1),
+                )
         # comments, strings and line comments as the grammar's tokens have them
         index, length = 0, len(line)
         while index < length:
@@ -859,7 +864,10 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
                 else:
                     comment_length += 1
                     if comment_length == MAX_COMMENT + 1:
-                        fault = (f"a comment longer than {MAX_COMMENT:,} characters", 0)
+                        fault = (
+                            Message.of("notation.comment_too_long", limit=f"{MAX_COMMENT:,}"),
+                            0,
+                        )
             elif character == '"':  # a string: a tag value, or a setup's FEN
                 in_string = True
             elif character == "/" and not _in_draw_result(line, index):
@@ -875,17 +883,21 @@ def iter_pdn(lines: Iterable[str], *, source: str = "<pdn>") -> Iterator[PdnGame
             after_result = True
         size += len(line) + 1
         if fault is None and size > MAX_GAME_CHARACTERS and skipping is None:
-            fault = (f"a game longer than {MAX_GAME_CHARACTERS:,} characters", 0)
+            fault = (
+                Message.of("notation.game_too_long", limit=f"{MAX_GAME_CHARACTERS:,}"),
+                0,
+            )
         if fault is not None and skipping is None:
             message, column = fault
-            where_line = comment_start[0] if "comment" in message else number
-            where_column = comment_start[1] if "comment" in message else column or 1
+            in_comment = message.id == "notation.comment_too_long"
+            where_line = comment_start[0] if in_comment else number
+            where_column = comment_start[1] if in_comment else column or 1
             skipping = NotationError(
-                f"{message}: this game is skipped",
+                message,
                 source=source,
-                line=where_line if "comment" in message else first_line,
-                column=where_column if "comment" in message else 1,
-                expected="a shorter game; the rest of the file is read",
+                line=where_line if in_comment else first_line,
+                column=where_column if in_comment else 1,
+                expected=Message.of("notation.a_shorter_game"),
             )
             part = []
         if skipping is None:
@@ -962,7 +974,7 @@ def _syntax_error(
     seen: str | Message = Message.of("notation.end_of_input") if found == "end of input" else found
     message: str | Message
     if found == "'}'" and fault.token is None:
-        message = "'}' without a matching '{' (comments cannot be nested)"
+        message = Message.of("notation.unmatched_brace")
     elif label is not None:
         message = Message.of("notation.unexpected_because", found=seen, why=_LABELS[label])
     elif found == "'['" and "RESULT" in fault.expected:

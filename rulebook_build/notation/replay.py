@@ -55,6 +55,7 @@ from rulebook_build.notation.resolve import (
 from rulebook_build.notation.resolve import notation_in as move_notation
 from rulebook_build.notation.resolve import resolve_written as resolve_move
 from rulebook_build.rules import INTERNATIONAL, Game, Move, Position, Variant, find_variant
+from rulebook_build.words import Message
 
 __all__ = [
     "GAMETYPE_NAMES",
@@ -371,13 +372,19 @@ class _Replayer:
                     return moves[0], reply
                 return self.disambiguate(position.play(reply), written, moves, following), reply
             if fits:
-                side = _side(position)
+                side = Message.of(_side(position))
                 raise self.context.error(
                     IllegalMoveError,
-                    f"{side}'s reply before {written.notation} is missing and not forced "
-                    f"({side} can play {_legal_list(replies, position)})",
+                    Message.of(
+                        "notation.reply_missing",
+                        side=side,
+                        move=written.notation,
+                        moves=_legal_list(replies, position),
+                    ),
                     written,
-                    expected=f"{side}'s move written out before {written.notation}",
+                    expected=Message.of(
+                        "notation.reply_written_out", side=side, move=written.notation
+                    ),
                 )
         raise _illegal(written, position, self.context)
 
@@ -397,10 +404,13 @@ class _Replayer:
         self.warnings.append(
             self.context.error(
                 IllegalMoveError,
-                f"ambiguous capture {written.notation} read as {chosen.full_notation()}: "
-                "the moves that follow allow no other",
+                Message.of(
+                    "notation.ambiguous_read_as",
+                    move=written.notation,
+                    route=chosen.full_notation(),
+                ),
                 written,
-                expected=f"the full route {chosen.full_notation()} (PDN 3.0)",
+                expected=Message.of("notation.full_route_pdn", route=chosen.full_notation()),
             )
         )
         return chosen
@@ -472,14 +482,16 @@ def replay(
     if chosen is None:
         raise game.error(
             NotationError,
-            f"not replayed: {describe_gametype(game)} is not a variant this program plays",
-            expected="GameType 20 (International) or 40 (Frisian)",
+            Message.of("notation.not_replayed", gametype=describe_gametype(game)),
+            expected=Message.of("notation.gametype_played"),
         )
     try:
         start, data = _start_position(game, chosen)
     except RulebookError as error:
         if error.line is None:
-            raise game.error(type(error), f"bad FEN: {error.message}") from None
+            raise game.error(
+                type(error), Message.of("notation.bad_fen", fault=error.what)
+            ) from None
         raise
     return _replay_from(game, chosen, start, data, infer_forced=infer_forced)
 

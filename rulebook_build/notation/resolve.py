@@ -20,13 +20,14 @@ from lark import UnexpectedInput
 from rulebook_build.errors import IllegalMoveError, NotationError, RulebookError, Said
 from rulebook_build.notation._grammar import describe_fault, load_grammar
 from rulebook_build.notation.fen import format_fen
+from rulebook_build.notation.messages import Listed
 from rulebook_build.notation.pdn import PdnGame, PdnMove, decode_move_token
 from rulebook_build.rules import Move, Position
 from rulebook_build.words import Message
 
 __all__ = ["matching_moves", "move_notation", "parse_move", "parse_move_text", "resolve_move"]
 
-_EXPECTED = "a move such as 32-28, 26x37 or 26x37x48"
+_EXPECTED = Message.of("notation.a_move_such_as")
 
 
 def parse_move(text: str) -> PdnMove:
@@ -39,7 +40,7 @@ def parse_move(text: str) -> PdnMove:
     except UnexpectedInput as error:
         fault = describe_fault(error, text)
         raise NotationError(
-            f"{text.strip()!r} is not a move",
+            Message.of("notation.not_a_move", text=repr(text.strip())),
             column=fault.column,
             source_line=text,
             expected=_EXPECTED,
@@ -48,7 +49,10 @@ def parse_move(text: str) -> PdnMove:
     if len(tokens) != 1:
         column = tokens[1].column if len(tokens) > 1 else 1
         raise NotationError(
-            f"{text.strip()!r} is not one move", column=column, source_line=text, expected=_EXPECTED
+            Message.of("notation.not_one_move", text=repr(text.strip())),
+            column=column,
+            source_line=text,
+            expected=_EXPECTED,
         )
     token = tokens[0]
     squares, capture = decode_move_token(str(token))
@@ -61,7 +65,9 @@ def parse_move_text(text: str) -> tuple[tuple[int, ...], bool | None]:
     squares = tuple(s for s in move.squares if isinstance(s, int))
     if len(squares) != len(move.squares):
         raise NotationError(
-            f"{text.strip()!r} uses alphanumeric squares", source_line=text, expected=_EXPECTED
+            Message.of("notation.uses_alphanumeric", text=repr(text.strip())),
+            source_line=text,
+            expected=_EXPECTED,
         )
     return squares, move.capture
 
@@ -244,28 +250,35 @@ def _check_squares(written: PdnMove, context: _Context) -> None:
         if not isinstance(square, int):
             raise context.error(
                 NotationError,
-                f"alphanumeric square '{square}' in a 10x10 game",
+                Message.of("notation.alphanumeric_in_game", square=square),
                 written,
-                expected="square numbers 1-50",
+                expected=Message.of("notation.square_numbers"),
             )
         if not 1 <= square <= 50:
             raise context.error(
                 NotationError,
                 Message.of("notation.square_not_in_move", square=square, move=written.notation),
                 written,
-                expected="square numbers 1-50",
+                expected=Message.of("notation.square_numbers"),
             )
 
 
 def _ambiguous(written: PdnMove, found: Sequence[Move], context: _Context) -> RulebookError:
-    listed = " and ".join(
-        f"{move.full_notation()} (captures {', '.join(map(str, move.captured))})" for move in found
+    routes = Listed(
+        tuple(
+            Message.of(
+                "notation.route_captures",
+                route=move.full_notation(),
+                squares=", ".join(map(str, move.captured)),
+            )
+            for move in found
+        )
     )
     return context.error(
         IllegalMoveError,
-        f"ambiguous capture {written.notation}: it can be {listed}",
+        Message.of("notation.ambiguous", move=written.notation, routes=routes),
         written,
-        expected="the full route, e.g. " + found[0].full_notation(),
+        expected=Message.of("notation.full_route", route=found[0].full_notation()),
     )
 
 

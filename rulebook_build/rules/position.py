@@ -22,6 +22,23 @@ from rulebook_build.words import Message, define
 define("rules.no_such_square", "square {square} does not exist (squares are 1-50)")
 define("rules.white_man_on_row", "white man on {square}, its own promotion row (1-5)")
 define("rules.black_man_on_row", "black man on {square}, its own promotion row (46-50)")
+define("rules.two_pieces", "square {square} holds two pieces ({first} and {second})")
+define("rules.white_man", "white man")
+define("rules.white_king", "white king")
+define("rules.black_man", "black man")
+define("rules.black_king", "black king")
+define("rules.no_king_move_limit", "{variant} has no limit on consecutive king moves")
+define("rules.king_move_count", "{side} king-move count {count} is not 0-{limit}")
+define(
+    "rules.king_move_square",
+    "{side} king-move count names square {square}, which holds no {colour} king",
+)
+define("rules.white_side", "white")
+define("rules.black_side", "black")
+define("rules.white_colour", "white")
+define("rules.black_colour", "black")
+define("rules.not_legal_here", "{move} is not legal here (legal: {legal})")
+define("rules.no_legal_move", "none")
 
 
 class Piece(Enum):
@@ -147,13 +164,19 @@ class Position:
         black_king_streak: tuple[int, int] = (0, 0),
     ) -> Position:
         """Build a position from square numbers; raises ``PositionError`` if it is impossible."""
-        seen: dict[int, str] = {}
+        seen: dict[int, Message] = {}
         groups = (
             ("white man", white_men),
             ("white king", white_kings),
             ("black man", black_men),
             ("black king", black_kings),
         )
+        piece_names = {
+            "white man": Message.of("rules.white_man"),
+            "white king": Message.of("rules.white_king"),
+            "black man": Message.of("rules.black_man"),
+            "black king": Message.of("rules.black_king"),
+        }
         masks = []
         for label, squares in groups:
             mask = 0
@@ -162,9 +185,14 @@ class Position:
                     raise PositionError(Message.of("rules.no_such_square", square=repr(square)))
                 if square in seen:
                     raise PositionError(
-                        f"square {square} holds two pieces ({seen[square]} and {label})"
+                        Message.of(
+                            "rules.two_pieces",
+                            square=square,
+                            first=seen[square],
+                            second=piece_names[label],
+                        )
                     )
-                seen[square] = label
+                seen[square] = piece_names[label]
                 if label == "white man" and square <= 5:
                     raise PositionError(Message.of("rules.white_man_on_row", square=square))
                 if label == "black man" and square >= 46:
@@ -179,13 +207,22 @@ class Position:
             limit = variant.max_consecutive_king_moves
             if count:
                 if limit is None:
-                    raise PositionError(f"{variant.name} has no limit on consecutive king moves")
+                    raise PositionError(
+                        Message.of("rules.no_king_move_limit", variant=variant.name)
+                    )
+                side = Message.of(f"rules.{label}_side")
                 if not 0 < count <= limit:
-                    raise PositionError(f"{label} king-move count {count} is not 0-{limit}")
+                    raise PositionError(
+                        Message.of("rules.king_move_count", side=side, count=count, limit=limit)
+                    )
                 if not 1 <= square <= 50 or not kings & (1 << BIT_OF_SQUARE[square]):
                     raise PositionError(
-                        f"{label} king-move count names square {square}, "
-                        f"which holds no {label} king"
+                        Message.of(
+                            "rules.king_move_square",
+                            side=side,
+                            square=square,
+                            colour=Message.of(f"rules.{label}_colour"),
+                        )
                     )
         return cls(
             masks[0],
@@ -306,8 +343,14 @@ class Position:
             candidate = to_move(raw)
             if candidate.identity == wanted:
                 return Position.from_state(self.variant, make(self.variant, self.state(), raw))
-        legal = ", ".join(m.full_notation() for m in self.legal_moves()) or "none"
-        raise IllegalMoveError(f"{move.full_notation()} is not legal here (legal: {legal})")
+        legal = ", ".join(m.full_notation() for m in self.legal_moves())
+        raise IllegalMoveError(
+            Message.of(
+                "rules.not_legal_here",
+                move=move.full_notation(),
+                legal=legal or Message.of("rules.no_legal_move"),
+            )
+        )
 
     def play_raw(self, raw: RawMove) -> Position:
         return Position.from_state(self.variant, make(self.variant, self.state(), raw))

@@ -1,8 +1,9 @@
 """What a match says, in Dutch, English and Frisian: the reason a jury reads.
 
 The search describes a match as data (:class:`Reason`: the transform, the pieces more or fewer,
-the moves of the final combination); this module puts it into words. English is what
-``rulebook similar`` prints (its text and JSON ``reason``); the site shows the reader's language.
+the moves of the final combination); this module puts it into words, each a message of the
+catalogs (``rulebook_build/words``). English is what ``rulebook similar`` prints (its text and
+JSON ``reason``); the site shows the reader's language.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-LANGUAGES: Final = ("nl", "en", "fy")
+from rulebook_build.words import define
+from rulebook_build.words import text as said
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,133 +57,87 @@ class Reason:
         return sum(change.number for change in self.changes) <= 3
 
 
-_NUMBERS: Final = {
-    "en": ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
-    "nl": ("geen", "één", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"),
-    "fy": ("gjin", "ien", "twa", "trije", "fjouwer", "fiif", "seis", "sân", "acht", "njoggen"),
+_NUMBERS: Final = (
+    define("similar.number_0", "no"),
+    define("similar.number_1", "one"),
+    define("similar.number_2", "two"),
+    define("similar.number_3", "three"),
+    define("similar.number_4", "four"),
+    define("similar.number_5", "five"),
+    define("similar.number_6", "six"),
+    define("similar.number_7", "seven"),
+    define("similar.number_8", "eight"),
+    define("similar.number_9", "nine"),
+)
+"""The numbers said in words, zero to nine; a larger one is written in figures."""
+
+_IDS: Final[dict[str, str]] = {
+    "reversed": define("similar.reversed", "colours reversed"),
+    "mirrored": define("similar.mirrored", "mirrored left to right"),
+    "shifted": define("similar.shifted", "shifted {steps}"),
+    "row": define("similar.row", "row"),
+    "rows": define("similar.rows", "rows"),
+    "column": define("similar.column", "column"),
+    "columns": define("similar.columns", "columns"),
+    "up": define("similar.up", "up"),
+    "down": define("similar.down", "down"),
+    "left": define("similar.left", "left"),
+    "right": define("similar.right", "right"),
+    "and": define("similar.and", "and"),
+    "same_position": define("similar.same_position", "same position"),
+    "fewer": define("similar.fewer", "fewer"),
+    "more": define("similar.more", "more"),
+    "in_common": define("similar.in_common", "{common} of this problem's {total} pieces in common"),
+    "that_problem": define("similar.that_problem", "that problem has {size}"),
+    "that_game": define("similar.that_game", "that game position has {size}"),
+    "same_combination": define("similar.same_combination", "same final combination"),
+    "first_moves": define(
+        "similar.first_moves", "the first {common} of the final combination's {total} moves"
+    ),
+    "line_ends": define("similar.line_ends", "where the line ends"),
+    "small": define("similar.small", "(a pattern of {pieces} pieces)"),
+    "white man": define("similar.white_man", "white man"),
+    "white men": define("similar.white_men", "white men"),
+    "black man": define("similar.black_man", "black man"),
+    "black men": define("similar.black_men", "black men"),
+    "white king": define("similar.white_king", "white king"),
+    "white kings": define("similar.white_kings", "white kings"),
+    "black king": define("similar.black_king", "black king"),
+    "black kings": define("similar.black_kings", "black kings"),
 }
-
-_WORDS: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "reversed": "colours reversed",
-        "mirrored": "mirrored left to right",
-        "shifted": "shifted {steps}",
-        "row": "row",
-        "rows": "rows",
-        "column": "column",
-        "columns": "columns",
-        "up": "up",
-        "down": "down",
-        "left": "left",
-        "right": "right",
-        "and": "and",
-        "same_position": "same position",
-        "fewer": "fewer",
-        "more": "more",
-        "in_common": "{common} of this problem's {total} pieces in common",
-        "that_problem": "that problem has {size}",
-        "that_game": "that game position has {size}",
-        "same_combination": "same final combination",
-        "first_moves": "the first {common} of the final combination's {total} moves",
-        "line_ends": ", where the line ends",
-        "small": " (a pattern of {pieces} pieces)",
-        "white man": "white man",
-        "white men": "white men",
-        "black man": "black man",
-        "black men": "black men",
-        "white king": "white king",
-        "white kings": "white kings",
-        "black king": "black king",
-        "black kings": "black kings",
-    },
-    "nl": {
-        "reversed": "kleuren omgekeerd",
-        "mirrored": "links-rechts gespiegeld",
-        "shifted": "{steps} verschoven",
-        "row": "rij",
-        "rows": "rijen",
-        "column": "kolom",
-        "columns": "kolommen",
-        "up": "omhoog",
-        "down": "omlaag",
-        "left": "naar links",
-        "right": "naar rechts",
-        "and": "en",
-        "same_position": "dezelfde stand",
-        "fewer": "minder",
-        "more": "meer",
-        "in_common": "{common} van de {total} stukken van dit probleem gemeen",
-        "that_problem": "dat probleem heeft er {size}",
-        "that_game": "die partijstand heeft er {size}",
-        "same_combination": "dezelfde slotcombinatie",
-        "first_moves": "de eerste {common} van de {total} zetten van de slotcombinatie",
-        "line_ends": ", waar de lijn eindigt",
-        "small": " (een patroon van {pieces} stukken)",
-        "white man": "witte schijf",
-        "white men": "witte schijven",
-        "black man": "zwarte schijf",
-        "black men": "zwarte schijven",
-        "white king": "witte dam",
-        "white kings": "witte dammen",
-        "black king": "zwarte dam",
-        "black kings": "zwarte dammen",
-    },
-    "fy": {
-        "reversed": "kleuren omkeard",
-        "mirrored": "lofts-rjochts spegele",
-        "shifted": "{steps} ferskood",
-        "row": "rige",
-        "rows": "rigen",
-        "column": "kolom",
-        "columns": "kolommen",
-        "up": "omheech",
-        "down": "omleech",
-        "left": "nei lofts",
-        "right": "nei rjochts",
-        "and": "en",
-        "same_position": "deselde stân",
-        "fewer": "minder",
-        "more": "mear",
-        "in_common": "{common} fan de {total} stikken fan dit probleem mienskiplik",
-        "that_problem": "dat probleem hat der {size}",
-        "that_game": "dy partijstân hat der {size}",
-        "same_combination": "deselde slotkombinaasje",
-        "first_moves": "de earste {common} fan de {total} setten fan de slotkombinaasje",
-        "line_ends": ", dêr't de line einiget",
-        "small": " (in patroan fan {pieces} stikken)",
-        "white man": "wite skiif",
-        "white men": "wite skiven",
-        "black man": "swarte skiif",
-        "black men": "swarte skiven",
-        "white king": "wite dam",
-        "white kings": "wite dammen",
-        "black king": "swarte dam",
-        "black kings": "swarte dammen",
-    },
-}
+"""The descriptions' words by their short name here, each a message of the catalogs.  The
+punctuation that joins them (``, ``, ``; ``, ``: ``) is the code's, the same in each language."""
 
 
-def _lang(lang: str) -> str:
-    return lang if lang in _WORDS else "en"
+class _Words:
+    """The descriptions' words in one language: ``words["row"]``, ``words.said("shifted",
+    steps=...)``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getitem__(self, key: str) -> str:
+        return said(_IDS[key], self.lang)
+
+    def said(self, key: str, **args: object) -> str:
+        return said(_IDS[key], self.lang, **args)
 
 
 def count(number: int, singular: str, plural: str, lang: str) -> str:
     """``two columns``, ``één rij``: a number in words with its noun."""
-    numbers = _NUMBERS[_lang(lang)]
-    word = numbers[number] if number < len(numbers) else str(number)
+    word = said(_NUMBERS[number], lang) if 0 <= number < len(_NUMBERS) else str(number)
     return f"{word} {singular if number == 1 else plural}"
 
 
 def _join(parts: list[str], lang: str) -> str:
     if len(parts) > 1:
-        return ", ".join(parts[:-1]) + f" {_WORDS[lang]['and']} " + parts[-1]
+        return ", ".join(parts[:-1]) + f" {said(_IDS['and'], lang)} " + parts[-1]
     return parts[0] if parts else ""
 
 
 def transform_words(reversed_: bool, mirror: bool, rows: int, columns: int, lang: str) -> str:
     """``colours reversed, shifted one row up and one column right``; '' for the identity."""
-    lang = _lang(lang)
-    words = _WORDS[lang]
+    words = _Words(lang)
     parts = []
     if reversed_:
         parts.append(words["reversed"])
@@ -195,25 +151,24 @@ def transform_words(reversed_: bool, mirror: bool, rows: int, columns: int, lang
         way = words["left"] if columns < 0 else words["right"]
         steps.append(f"{count(abs(columns), words['column'], words['columns'], lang)} {way}")
     if steps:
-        parts.append(words["shifted"].format(steps=f" {words['and']} ".join(steps)))
+        parts.append(words.said("shifted", steps=f" {words['and']} ".join(steps)))
     return _join(parts, lang)
 
 
 def describe(reason: Reason, lang: str = "en") -> str:
     """The reason in words: ``same position, shifted two columns left; one black man fewer``,
     ``same final combination, colours reversed: 40-34 47x40 45x14``."""
-    lang = _lang(lang)
-    words = _WORDS[lang]
+    words = _Words(lang)
     moved = transform_words(reason.reversed, reason.mirror, reason.rows, reason.columns, lang)
     if reason.kind == "combination":
         whole = reason.common == reason.total
         head = (
             words["same_combination"]
             if whole
-            else words["first_moves"].format(common=reason.common, total=reason.total)
+            else words.said("first_moves", common=reason.common, total=reason.total)
         )
-        tail = "" if whole else words["line_ends"]
-        small = words["small"].format(pieces=reason.pieces) if reason.small else ""
+        tail = "" if whole else f", {words['line_ends']}"
+        small = f" {words.said('small', pieces=reason.pieces)}" if reason.small else ""
         return head + (f", {moved}" if moved else "") + f": {' '.join(reason.moves)}{tail}{small}"
     if reason.nearly_same:
         changes = [
@@ -229,6 +184,6 @@ def describe(reason: Reason, lang: str = "en") -> str:
         ]
         text = words["same_position"] + (f", {moved}" if moved else "")
         return text + (f"; {', '.join(changes)}" if changes else "")
-    text = words["in_common"].format(common=reason.common, total=reason.total)
-    that = words["that_problem" if reason.problem else "that_game"].format(size=reason.size)
+    text = words.said("in_common", common=reason.common, total=reason.total)
+    that = words.said("that_problem" if reason.problem else "that_game", size=reason.size)
     return text + (f", {moved}" if moved else "") + f"; {that}"

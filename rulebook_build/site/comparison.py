@@ -21,76 +21,71 @@ from rulebook_build.rules import (
     Variant,
     play_is_finite,
 )
+from rulebook_build.words import define
+from rulebook_build.words import text as said
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "nl": {
-        "rule": "Regel",
-        "international": "Internationaal",
-        "frisian": "Fries",
-        "directions": "Slagrichtingen",
-        "diagonal": "diagonaal (4 richtingen)",
-        "all": "diagonaal, horizontaal en verticaal (8 richtingen)",
-        "majority": "Meerslag",
-        "count": "het grootste aantal stukken (een dam telt als één)",
-        "value": "de grootste waarde (een dam meer dan één schijf, minder dan twee)",
-        "examples": "Voorbeeld: waarde van 1 dam / 2 schijven / 3 dammen / 5 schijven / 6 schijven",
-        "precedence": "Gelijke waarde",
-        "king_first": "de dam moet slaan",
-        "free": "vrije keus",
-        "king_moves": "Opeenvolgende damzetten",
-        "limit": "hoogstens {n} streken achtereen met dezelfde dam (zolang er schijven zijn)",
-        "no_limit": "geen beperking",
-        "draws": "Remise door telling",
-        "intl_draws": "{a} zetten elk bij één dam tegen hoogstens twee stukken met een dam; "
-        "{b} bij één dam tegen drie stukken met een dam; {c} zetten elk alleen met dammen",
-        "fries_draws": "twee dammen tegen één dam moeten binnen {n} zetten winnen; "
-        "één dam tegen één dam is remise",
-        "repetition": "Herhaling van zetten",
-        "threefold": "derde keer dezelfde stand: remise",
-        "none": "geen regel",
-        "promotion": "Promotie",
-        "promotion_text": "alleen als de zet op de damlijn eindigt",
-        "kings": "Dammen",
-        "flying": "vliegend, slaan op afstand",
-    },
-    "en": {
-        "rule": "Rule",
-        "international": "International",
-        "frisian": "Frisian",
-        "directions": "Capture directions",
-        "diagonal": "diagonal (4 directions)",
-        "all": "diagonal, horizontal and vertical (8 directions)",
-        "majority": "Majority capture",
-        "count": "the most pieces (a king counts as one)",
-        "value": "the highest value (a king more than one man, less than two)",
-        "examples": "Example: value of 1 king / 2 men / 3 kings / 5 men / 6 men",
-        "precedence": "Equal value",
-        "king_first": "the king must capture",
-        "free": "free choice",
-        "king_moves": "Consecutive king moves",
-        "limit": "at most {n} non-capturing moves in a row with the same king (while men remain)",
-        "no_limit": "no limit",
-        "draws": "Draw by count",
-        "intl_draws": "{a} moves each in one king against at most two pieces with a king; "
+IDS: Final[dict[str, str]] = {
+    "rule": define("comparison.rule", "Rule"),
+    "international": define("comparison.international", "International"),
+    "frisian": define("comparison.frisian", "Frisian"),
+    "directions": define("comparison.directions", "Capture directions"),
+    "diagonal": define("comparison.diagonal", "diagonal (4 directions)"),
+    "all": define("comparison.all", "diagonal, horizontal and vertical (8 directions)"),
+    "majority": define("comparison.majority", "Majority capture"),
+    "count": define("comparison.count", "the most pieces (a king counts as one)"),
+    "value": define(
+        "comparison.value", "the highest value (a king more than one man, less than two)"
+    ),
+    "examples": define(
+        "comparison.examples", "Example: value of 1 king / 2 men / 3 kings / 5 men / 6 men"
+    ),
+    "precedence": define("comparison.precedence", "Equal value"),
+    "king_first": define("comparison.king_first", "the king must capture"),
+    "free": define("comparison.free", "free choice"),
+    "king_moves": define("comparison.king_moves", "Consecutive king moves"),
+    "limit": define(
+        "comparison.limit",
+        "at most {n} non-capturing moves in a row with the same king (while men remain)",
+    ),
+    "no_limit": define("comparison.no_limit", "no limit"),
+    "draws": define("comparison.draws", "Draw by count"),
+    "intl_draws": define(
+        "comparison.intl_draws",
+        "{a} moves each in one king against at most two pieces with a king; "
         "{b} in one king against three pieces with a king; {c} moves each with kings only",
-        "fries_draws": "two kings against one king must win within {n} moves; "
-        "one king against one king is a draw",
-        "repetition": "Repetition",
-        "threefold": "the same position for the third time: draw",
-        "none": "no rule",
-        "promotion": "Promotion",
-        "promotion_text": "only when the move ends on the back row",
-        "kings": "Kings",
-        "flying": "flying, capture from a distance",
-    },
+    ),
+    "fries_draws": define(
+        "comparison.fries_draws",
+        "two kings against one king must win within {n} moves; one king against one king is a draw",
+    ),
+    "repetition": define("comparison.repetition", "Repetition"),
+    "threefold": define("comparison.threefold", "the same position for the third time: draw"),
+    "none": define("comparison.none", "no rule"),
+    "promotion": define("comparison.promotion", "Promotion"),
+    "promotion_text": define(
+        "comparison.promotion_text", "only when the move ends on the back row"
+    ),
+    "kings": define("comparison.kings", "Kings"),
+    "flying": define("comparison.flying", "flying, capture from a distance"),
 }
+"""The comparison table's words by their short name here, each a message of the catalogs."""
 
 
-def _words(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["nl"])
+class _Words:
+    """The table's words in one language: ``words["rule"]``, ``words.said("limit", n=3)``."""
+
+    def __init__(self, ids: dict[str, str], lang: str) -> None:
+        self.ids = ids
+        self.lang = lang
+
+    def __getitem__(self, key: str) -> str:
+        return said(self.ids[key], self.lang)
+
+    def said(self, key: str, **args: object) -> str:
+        return said(self.ids[key], self.lang, **args)
 
 
-def _cells(variant: Variant, words: dict[str, str]) -> dict[str, str]:
+def _cells(variant: Variant, words: _Words) -> dict[str, str]:
     orthogonal = any(d in variant.capture_directions for d in ORTHOGONALS)
     values = [
         variant.capture_value(0, 1),
@@ -101,19 +96,22 @@ def _cells(variant: Variant, words: dict[str, str]) -> dict[str, str]:
     ]
     limit = variant.max_consecutive_king_moves
     if play_is_finite(variant):
-        draws = words["intl_draws"].format(
-            a=ENDING_PLIES["5"] // 2, b=ENDING_PLIES["16"] // 2, c=KING_ONLY_PLIES // 2
+        draws = words.said(
+            "intl_draws",
+            a=ENDING_PLIES["5"] // 2,
+            b=ENDING_PLIES["16"] // 2,
+            c=KING_ONLY_PLIES // 2,
         )
         repetition = words["threefold"]
     else:
-        draws = words["fries_draws"].format(n=FRISIAN_TWO_KINGS_MOVES)
+        draws = words.said("fries_draws", n=FRISIAN_TWO_KINGS_MOVES)
         repetition = words["none"]
     return {
         "directions": words["all"] if orthogonal else words["diagonal"],
         "majority": words["value"] if variant.kings_capture_value_weighted else words["count"],
         "examples": " / ".join(str(v) for v in values),
         "precedence": words["king_first"] if variant.king_capture_precedence else words["free"],
-        "king_moves": words["limit"].format(n=limit) if limit else words["no_limit"],
+        "king_moves": words.said("limit", n=limit) if limit else words["no_limit"],
         "kings": words["flying"],
         "promotion": words["promotion_text"],
         "draws": draws,
@@ -124,7 +122,7 @@ def _cells(variant: Variant, words: dict[str, str]) -> dict[str, str]:
 def render_comparison(text: str, *, lang: str) -> str:
     """The comparison table; ``text`` (the block's body) is ignored."""
     del text
-    words = _words(lang)
+    words = _Words(IDS, lang)
     columns = [(variant, _cells(variant, words)) for variant in VARIANTS]
     head = "".join(f"<th>{html.escape(words[v.name])}</th>" for v, _ in columns)
     rows = []
@@ -147,28 +145,19 @@ def render_comparison(text: str, *, lang: str) -> str:
     )
 
 
-SCORE_WORDS: Final[dict[str, dict[str, str]]] = {
-    "nl": {
-        "score": "Uitslag volgens de puntentelling",
-        "knockout": "knock-out (art. 3)",
-        "ahead": "{side} staat {n} schijven voor, een dam telt als twee (art. 4/5)",
-        "diagonal": "gelijk materiaal, dam op de hoofdlijn 5-46 (art. 7)",
-        "first": "gelijk materiaal, eerst op dam (art. 8)",
-        "white": "wit",
-        "black": "zwart",
-        "open": "geen regel beslist",
-    },
-    "en": {
-        "score": "Result by the scoring rules",
-        "knockout": "knockout (art. 3)",
-        "ahead": "{side} is {n} men ahead, a king counting two (art. 4/5)",
-        "diagonal": "equal material, a king on the main diagonal 5-46 (art. 7)",
-        "first": "equal material, first to make a king (art. 8)",
-        "white": "White",
-        "black": "Black",
-        "open": "no rule decides",
-    },
+SCORE_IDS: Final[dict[str, str]] = {
+    "score": define("score.score", "Result by the scoring rules"),
+    "knockout": define("score.knockout", "knockout (art. 3)"),
+    "ahead": define("score.ahead", "{side} is {n} men ahead, a king counting two (art. 4/5)"),
+    "diagonal": define(
+        "score.diagonal", "equal material, a king on the main diagonal 5-46 (art. 7)"
+    ),
+    "first": define("score.first", "equal material, first to make a king (art. 8)"),
+    "white": define("score.white", "White"),
+    "black": define("score.black", "Black"),
+    "open": define("score.open", "no rule decides"),
 }
+"""The Dampromotie score's words, each a message of the catalogs."""
 
 
 def render_score(text: str, *, lang: str, where: str, diagram: Callable[[str], str]) -> str:
@@ -183,14 +172,14 @@ def render_score(text: str, *, lang: str, where: str, diagram: Callable[[str], s
     for move in spec.moves:
         game = game.play(move)
     result = score(game, spec.position)
-    words = SCORE_WORDS.get(lang, SCORE_WORDS["nl"])
+    words = _Words(SCORE_IDS, lang)
     final = game.position
     difference = material(final, True) - material(final, False)
     if result.reason == "knockout":
         reason = words["knockout"]
     elif difference:
         side = words["white"] if difference > 0 else words["black"]
-        reason = words["ahead"].format(side=side, n=abs(difference))
+        reason = words.said("ahead", side=side, n=abs(difference))
     elif "diagonal" in result.reason:
         reason = words["diagonal"]
     elif "first" in result.reason:

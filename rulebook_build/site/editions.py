@@ -40,69 +40,90 @@ from diff_match_patch import diff_match_patch
 from rulebook_build.errors import SiteError
 from rulebook_build.site.history import parse_toml
 from rulebook_build.site.templating import TRIMMED
+from rulebook_build.words import Message, define
+from rulebook_build.words import text as said
 
 REASONS: Final = ("same", "moved", "merged", "split", "dropped", "new")
 """Why two articles are paired: the same subject (perhaps renumbered), moved elsewhere in the
 rulebook, several old articles merged into one, one old article split over several, an old
 article without a counterpart (dropped), a new one without a predecessor (new)."""
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "nl": {
-        "legend": "Zo leest u de verschillen",
-        "legend_ins": "onderstreept: tekst die in {new} nieuw is",
-        "legend_del": "doorgestreept: tekst uit {old} die in {new} niet meer staat",
-        "legend_same": "gewone tekst staat in beide edities",
-        "legend_sample_ins": "nieuw",
-        "legend_sample_del": "vervallen",
-        "ins_start": "[nieuw in {new}: ",
-        "ins_end": "]",
-        "del_start": "[vervallen uit {old}: ",
-        "del_end": "]",
-        "overview": "Overzicht",
-        "caption": "De artikelen van {old} en {new}, op onderwerp naast elkaar",
-        "subject": "Onderwerp",
-        "reason": "Soort",
-        "art": "art.",
-        "none": "geen",
-        "text_old": "Tekst van {old} (vervallen)",
-        "text_new": "Tekst van {new} (nieuw)",
-        "diagram": "diagram",
-        "same": "zelfde onderwerp",
-        "moved": "verplaatst",
-        "merged": "samengevoegd",
-        "split": "gesplitst",
-        "dropped": "vervallen",
-        "new": "nieuw",
-    },
-    "en": {
-        "legend": "How to read the differences",
-        "legend_ins": "underlined: text that is new in {new}",
-        "legend_del": "struck through: text of {old} that is no longer in {new}",
-        "legend_same": "plain text is in both editions",
-        "legend_sample_ins": "new",
-        "legend_sample_del": "dropped",
-        "ins_start": "[new in {new}: ",
-        "ins_end": "]",
-        "del_start": "[dropped from {old}: ",
-        "del_end": "]",
-        "overview": "Overview",
-        "caption": "The articles of {old} and {new}, side by side by subject",
-        "subject": "Subject",
-        "reason": "Kind",
-        "art": "art.",
-        "none": "none",
-        "text_old": "Text of {old} (dropped)",
-        "text_new": "Text of {new} (new)",
-        "diagram": "diagram",
-        "same": "same subject",
-        "moved": "moved",
-        "merged": "merged",
-        "split": "split",
-        "dropped": "dropped",
-        "new": "new",
-    },
+IDS: Final[dict[str, str]] = {
+    "legend": define("editions.legend", "How to read the differences"),
+    "legend_ins": define("editions.legend_ins", "underlined: text that is new in {new}"),
+    "legend_del": define(
+        "editions.legend_del", "struck through: text of {old} that is no longer in {new}"
+    ),
+    "legend_same": define("editions.legend_same", "plain text is in both editions"),
+    "legend_sample_ins": define("editions.legend_sample_ins", "new"),
+    "legend_sample_del": define("editions.legend_sample_del", "dropped"),
+    "ins_start": define("editions.ins_start", "[new in {new}:"),
+    "ins_end": define("editions.ins_end", "]"),
+    "del_start": define("editions.del_start", "[dropped from {old}:"),
+    "del_end": define("editions.del_end", "]"),
+    "overview": define("editions.overview", "Overview"),
+    "caption": define(
+        "editions.caption", "The articles of {old} and {new}, side by side by subject"
+    ),
+    "subject": define("editions.subject", "Subject"),
+    "reason": define("editions.reason", "Kind"),
+    "art": define("editions.art", "art."),
+    "none": define("editions.none", "none"),
+    "text_old": define("editions.text_old", "Text of {old} (dropped)"),
+    "text_new": define("editions.text_new", "Text of {new} (new)"),
+    "diagram": define("editions.diagram", "diagram"),
+    "same": define("editions.same", "same subject"),
+    "moved": define("editions.moved", "moved"),
+    "merged": define("editions.merged", "merged"),
+    "split": define("editions.split", "split"),
+    "dropped": define("editions.dropped", "dropped"),
+    "new": define("editions.new", "new"),
 }
-"""The block's words; a language missing here (Frisian: its page is the Dutch one) gets Dutch."""
+"""The block's words by their short name in the template, each a message of the catalogs
+(``{old}`` and ``{new}`` are the editions' labels)."""
+# the faults of a table or a block, said to whoever builds the site
+define("editions.too_many_words", "too many different words to compare")
+define("editions.texts_per_language", "'{key}' must be a text per language ({key}.nl, {key}.en)")
+define("editions.no_text_in", "'{key}' has no text in {languages}")
+define("editions.list_of_anchors", "'{key}' must be a list of anchors")
+define("editions.cannot_read_table", "cannot read the table: {reason}")
+define("editions.page_and_label", "'{key}' must give the page and its label")
+define("editions.no_pair", "the table has no [[pair]]")
+define("editions.pair_not_table", "a [[pair]] must be a table")
+define("editions.unknown_key", "unknown key {keys}")
+define("editions.unknown_reason", "reason {reason} is not one of {reasons}")
+define("editions.reason_problem", "reason '{reason}': {problem}")
+define("editions.needs_old_only", "needs old articles and no new ones")
+define("editions.needs_new_only", "needs new articles and no old ones")
+define("editions.needs_both", "needs old and new articles")
+define("editions.needs_two_old", "needs two or more old articles")
+define("editions.needs_two_new", "needs two or more new articles")
+define("editions.not_an_article", "{side} anchor '{anchor}' is not an article of {page}")
+define(
+    "editions.already_paired",
+    "{side} anchor '{anchor}' of {page} is already in the pair of line {line} (as '{overlap}')",
+)
+define(
+    "editions.in_no_pair",
+    "{side} article '{anchor}' of {page} is in no pair; "
+    "add it, with reason 'dropped' or 'new' if it has no counterpart",
+)
+define(
+    "editions.parts_in_no_pair",
+    "{side} article '{anchor}' of {page} is in no pair (its parts {parts} are in no pair); "
+    "add it, with reason 'dropped' or 'new' if it has no counterpart",
+)
+define(
+    "editions.text_in_no_pair",
+    "{side} article '{anchor}' of {page} is in no pair (its text before its first part is in "
+    "no pair: list it whole); add it, with reason 'dropped' or 'new' if it has no counterpart",
+)
+define("editions.cannot_read_page", "cannot read {page}: {reason}")
+define("editions.table_line", "line {number} of the block: expected 'table: <file>' once")
+define("editions.no_table", "the block names no table ('table: editions/<file>.toml')")
+OPENING: Final = frozenset({"ins_start", "del_start"})
+"""The hidden labels before an inserted or deleted text, which a space parts from the text: a
+space the code adds, since a translator's tool trims one at a message's end."""
 
 DEFAULT_LANGUAGE: Final = "nl"
 
@@ -346,7 +367,7 @@ def _word_character(number: int) -> str:
         if number < stop - start:
             return chr(start + number)
         number -= stop - start
-    raise SiteError("too many different words to compare")
+    raise SiteError(Message.of("editions.too_many_words"))
 
 
 def diff_engine() -> Any:
@@ -449,12 +470,14 @@ def _texts(value: Any, key: str, where: str, line: int) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
     ):
-        raise SiteError(
-            f"'{key}' must be a text per language ({key}.nl, {key}.en)", source=where, line=line
-        )
+        raise SiteError(Message.of("editions.texts_per_language", key=key), source=where, line=line)
     missing = [lang for lang in ("nl", "en") if lang not in value]
     if missing:
-        raise SiteError(f"'{key}' has no text in {', '.join(missing)}", source=where, line=line)
+        raise SiteError(
+            Message.of("editions.no_text_in", key=key, languages=", ".join(missing)),
+            source=where,
+            line=line,
+        )
     return {k: v.strip() for k, v in value.items()}
 
 
@@ -464,7 +487,7 @@ def _anchors(value: Any, key: str, where: str, line: int) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SiteError(f"'{key}' must be a list of anchors", source=where, line=line)
+        raise SiteError(Message.of("editions.list_of_anchors", key=key), source=where, line=line)
     return tuple(value)
 
 
@@ -474,7 +497,9 @@ def read_table(path: Path, *, shown: str) -> Table:
     try:
         raw = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise SiteError(f"cannot read the table: {error.strerror}", source=shown) from None
+        raise SiteError(
+            Message.of("editions.cannot_read_table", reason=error.strerror), source=shown
+        ) from None
     data = parse_toml(raw, shown=shown)
     lines = tuple(raw.replace("\r\n", "\n").split("\n"))
     starts = [n for n, line in enumerate(lines, start=1) if line.strip() == "[[pair]]"]
@@ -486,30 +511,40 @@ def read_table(path: Path, *, shown: str) -> Table:
             and isinstance(side.get("page"), str)
             and isinstance(side.get("label"), str)
         ):
-            raise SiteError(f"'{key}' must give the page and its label", source=shown, line=1)
+            raise SiteError(Message.of("editions.page_and_label", key=key), source=shown, line=1)
         sides.append(Side(page=side["page"], label=side["label"]))
     entries = data.get("pair")
     if not isinstance(entries, list) or not entries:
-        raise SiteError("the table has no [[pair]]", source=shown)
+        raise SiteError(Message.of("editions.no_pair"), source=shown)
     if len(starts) != len(entries):
         starts = [1] * len(entries)  # pairs written another way: no lines to show
     pairs: list[Pair] = []
     for entry, line in zip(entries, starts, strict=True):
         if not isinstance(entry, dict):
-            raise SiteError("a [[pair]] must be a table", source=shown, line=line)
+            raise SiteError(Message.of("editions.pair_not_table"), source=shown, line=line)
         unknown = sorted(set(entry) - {"old", "new", "reason", "subject", "summary"})
         if unknown:
-            raise SiteError(f"unknown key {', '.join(unknown)}", source=shown, line=line)
+            raise SiteError(
+                Message.of("editions.unknown_key", keys=", ".join(unknown)), source=shown, line=line
+            )
         old = _anchors(entry.get("old"), "old", shown, line)
         new = _anchors(entry.get("new"), "new", shown, line)
         reason = entry.get("reason")
         if reason not in REASONS:
             raise SiteError(
-                f"reason {reason!r} is not one of {', '.join(REASONS)}", source=shown, line=line
+                Message.of(
+                    "editions.unknown_reason", reason=repr(reason), reasons=", ".join(REASONS)
+                ),
+                source=shown,
+                line=line,
             )
         problem = _reason_problem(reason, old, new)
-        if problem:
-            raise SiteError(f"reason '{reason}': {problem}", source=shown, line=line)
+        if problem is not None:
+            raise SiteError(
+                Message.of("editions.reason_problem", reason=reason, problem=problem),
+                source=shown,
+                line=line,
+            )
         pairs.append(
             Pair(
                 old=old,
@@ -523,18 +558,19 @@ def read_table(path: Path, *, shown: str) -> Table:
     return Table(path=shown, old=sides[0], new=sides[1], pairs=tuple(pairs), lines=lines)
 
 
-def _reason_problem(reason: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+def _reason_problem(reason: str, old: tuple[str, ...], new: tuple[str, ...]) -> Message | None:
+    """What a pair lacks for its reason, or None."""
     if reason == "dropped":
-        return "" if old and not new else "needs old articles and no new ones"
+        return None if old and not new else Message.of("editions.needs_old_only")
     if reason == "new":
-        return "" if new and not old else "needs new articles and no old ones"
+        return None if new and not old else Message.of("editions.needs_new_only")
     if not old or not new:
-        return "needs old and new articles"
+        return Message.of("editions.needs_both")
     if reason == "merged" and len(old) < 2:
-        return "needs two or more old articles"
+        return Message.of("editions.needs_two_old")
     if reason == "split" and len(new) < 2:
-        return "needs two or more new articles"
-    return ""
+        return Message.of("editions.needs_two_new")
+    return None
 
 
 def check_table(table: Table, old: Rulebook, new: Rulebook) -> None:
@@ -548,7 +584,9 @@ def check_table(table: Table, old: Rulebook, new: Rulebook) -> None:
                 line = table.line_of(pair, anchor)
                 if anchor not in book.articles:
                     raise SiteError(
-                        f"{side} anchor '{anchor}' is not an article of {book.path}",
+                        Message.of(
+                            "editions.not_an_article", side=side, anchor=anchor, page=book.path
+                        ),
                         source=table.path,
                         line=line,
                     )
@@ -560,8 +598,14 @@ def check_table(table: Table, old: Rulebook, new: Rulebook) -> None:
                     overlap = next((a.anchor for a in book.parts(anchor) if a.anchor in seen), None)
                 if overlap is not None:
                     raise SiteError(
-                        f"{side} anchor '{anchor}' of {book.path} is already in the pair of "
-                        f"line {seen[overlap].line} (as '{overlap}')",
+                        Message.of(
+                            "editions.already_paired",
+                            side=side,
+                            anchor=anchor,
+                            page=book.path,
+                            line=seen[overlap].line,
+                            overlap=overlap,
+                        ),
                         source=table.path,
                         line=line,
                     )
@@ -574,16 +618,17 @@ def check_table(table: Table, old: Rulebook, new: Rulebook) -> None:
             if parts and not missing and not article.own_text:
                 continue  # listed by all its parts
             if len(missing) < len(parts):
-                detail = (
-                    f" (its parts {', '.join(missing)} are in no pair)"
-                    if missing
-                    else " (its text before its first part is in no pair: list it whole)"
-                )
+                unpaired = "editions.parts_in_no_pair" if missing else "editions.text_in_no_pair"
             else:
-                detail = ""
+                unpaired = "editions.in_no_pair"
             raise SiteError(
-                f"{side} article '{article.anchor}' of {book.path} is in no pair{detail}; "
-                "add it, with reason 'dropped' or 'new' if it has no counterpart",
+                Message.of(
+                    unpaired,
+                    side=side,
+                    anchor=article.anchor,
+                    page=book.path,
+                    parts=", ".join(missing),
+                ),
                 source=table.path,
             )
 
@@ -631,10 +676,13 @@ def render_editions(
     """The block: ``text`` is its body (``table: <file>``, relative to the project);
     ``source`` gives the Markdown file of a rule page in the page's language, ``link`` the
     address of a rule page from the page that shows the block."""
-    words = WORDS.get(lang, WORDS[DEFAULT_LANGUAGE])
     table_name = _table_name(text, where)
     table_path = (project / table_name).resolve()
     table = read_table(table_path, shown=table_name)
+    labels = {"old": table.old.label, "new": table.new.label}
+    words = {key: said(message, lang, **labels) for key, message in IDS.items()}
+    for key in OPENING:
+        words[key] += " "
     books = []
     for side in (table.old, table.new):
         path = source(side.page)
@@ -642,7 +690,9 @@ def render_editions(
             markdown = path.read_text(encoding="utf-8-sig")
         except OSError as error:
             raise SiteError(
-                f"cannot read {side.page}: {error.strerror}", source=table.path, line=1
+                Message.of("editions.cannot_read_page", page=side.page, reason=error.strerror),
+                source=table.path,
+                line=1,
             ) from None
         try:
             shown = path.resolve().relative_to(project.resolve()).as_posix()
@@ -661,12 +711,10 @@ def _table_name(text: str, where: str) -> str:
             continue
         key, colon, value = line.partition(":")
         if not colon or key.strip() != "table" or name is not None:
-            raise SiteError(
-                f"line {number} of the block: expected 'table: <file>' once", source=where
-            )
+            raise SiteError(Message.of("editions.table_line", number=number), source=where)
         name = value.strip()
     if not name:
-        raise SiteError("the block names no table ('table: editions/<file>.toml')", source=where)
+        raise SiteError(Message.of("editions.no_table"), source=where)
     return name
 
 
@@ -679,8 +727,8 @@ def _render(
     words: Mapping[str, str],
     link: Callable[[str], str],
 ) -> str:
-    labels = {"old": table.old.label, "new": table.new.label}
-    said = {key: value.format(**labels) for key, value in words.items()}
+    """The page's HTML; ``words`` are the block's in the page's language, the editions'
+    labels filled in."""
     pairs = []
     for pair in table.pairs:
         olds = [old.articles[a] for a in pair.old]
@@ -692,13 +740,13 @@ def _render(
             {
                 "id": f"{first[0]}-{first[1]}",
                 "reason": pair.reason,
-                "reason_label": said[pair.reason],
+                "reason_label": words[pair.reason],
                 "subject": pair.subject.get(lang, pair.subject[DEFAULT_LANGUAGE]),
                 "summary": pair.summary.get(lang, pair.summary[DEFAULT_LANGUAGE]),
                 "old": [_link(a, link(table.old.page)) for a in olds],
                 "new": [_link(a, link(table.new.page)) for a in news],
                 "folded": not (pair.old and pair.new),
-                "fold_label": said["text_old"] if pair.old else said["text_new"],
+                "fold_label": words["text_old"] if pair.old else words["text_new"],
                 # one side only: its text as it is (all of it struck through or underlined
                 # would only be harder to read; the fold's label says what it is)
                 "parts": word_diff(old_text, new_text)
@@ -707,7 +755,7 @@ def _render(
             }
         )
     return _TEMPLATES.get_template("editions.html").render(
-        words=said, old=table.old, new=table.new, pairs=pairs, lang=lang
+        words=words, old=table.old, new=table.new, pairs=pairs, lang=lang
     )
 
 

@@ -37,8 +37,25 @@ from typing import Any, Final
 from rulebook_build.errors import SiteError
 from rulebook_build.site.shared_diagrams import FOLDER, shared_file_of_page
 from rulebook_build.site.templating import TRIMMED
-from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import LANGUAGES, Message, define
 from rulebook_build.words import text as said
+
+# the faults of the history, said to whoever builds the site (site.not_toml: shared_diagrams.py)
+define("history.unreadable", "cannot read the history: {reason}")
+define("history.derived_list", "'derived' must be a list of file names")
+define("history.change_list", "'change' must be a list of [[change]] tables")
+define(
+    "history.out_of_order",
+    "{file}: a change dated {date} after one dated {before} "
+    "(list each file's changes oldest first)",
+)
+define("history.change_not_table", "a [[change]] must be a table")
+define("history.needs_file", "a change needs 'file', the page's path")
+define("history.date", "{file}: 'date' must be a date without quotes (date = 2025-03-01)")
+define("history.sha256", "{file}: 'sha256' must be 64 hexadecimal digits")
+define("history.needs_text", "{file}: the change needs a text in {languages}")
+define("history.unknown_key", "{file}: unknown key {keys}")
+define("history.shown", "{file}: 'shown' must be true or false")
 
 RULE_PAGES: Final = "docs/*/regels/*.md"
 """Where the rule pages are; each needs a history unless it is ``derived``."""
@@ -127,7 +144,9 @@ def parse_toml(raw: str, *, shown: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"line (\d+)", str(error))
         raise SiteError(
-            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
+            Message.of("site.not_toml", fault=str(error)),
+            source=shown,
+            line=int(found[1]) if found else None,
         ) from None
 
 
@@ -142,15 +161,17 @@ def read_history(path: Path, *, project: Path) -> History:
     except FileNotFoundError:
         return History.empty()
     except OSError as error:
-        raise SiteError(f"cannot read the history: {error.strerror}", source=shown) from None
+        raise SiteError(
+            Message.of("history.unreadable", reason=error.strerror), source=shown
+        ) from None
     data = parse_toml(raw, shown=shown)
     starts = [n for n, line in enumerate(raw.splitlines(), start=1) if line.strip() == "[[change]]"]
     entries = data.get("change", [])
     derived = data.get("derived", [])
     if not isinstance(derived, list) or not all(isinstance(name, str) for name in derived):
-        raise SiteError("'derived' must be a list of file names", source=shown)
+        raise SiteError(Message.of("history.derived_list"), source=shown)
     if not isinstance(entries, list):
-        raise SiteError("'change' must be a list of [[change]] tables", source=shown)
+        raise SiteError(Message.of("history.change_list"), source=shown)
     if len(starts) != len(entries):
         starts = [1] * len(entries)
     changes = [_change(entry, shown, line) for entry, line in zip(entries, starts, strict=True)]
@@ -159,8 +180,9 @@ def read_history(path: Path, *, project: Path) -> History:
         before = latest.get(change.file)
         if before is not None and change.date < before.date:
             raise SiteError(
-                f"{change.file}: a change dated {change.date} after one dated {before.date} "
-                "(list each file's changes oldest first)",
+                Message.of(
+                    "history.out_of_order", file=change.file, date=change.date, before=before.date
+                ),
                 source=shown,
                 line=change.line,
             )
@@ -170,31 +192,33 @@ def read_history(path: Path, *, project: Path) -> History:
 
 def _change(entry: Any, where: str, line: int) -> Change:
     if not isinstance(entry, dict):
-        raise SiteError("a [[change]] must be a table", source=where, line=line)
+        raise SiteError(Message.of("history.change_not_table"), source=where, line=line)
     file, date, sha = entry.get("file"), entry.get("date"), entry.get("sha256")
     if not isinstance(file, str) or not file:
-        raise SiteError("a change needs 'file', the page's path", source=where, line=line)
+        raise SiteError(Message.of("history.needs_file"), source=where, line=line)
     if not isinstance(date, datetime.date) or isinstance(date, datetime.datetime):
-        raise SiteError(
-            f"{file}: 'date' must be a date without quotes (date = 2025-03-01)",
-            source=where,
-            line=line,
-        )
+        raise SiteError(Message.of("history.date", file=file), source=where, line=line)
     if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{64}", sha):
-        raise SiteError(f"{file}: 'sha256' must be 64 hexadecimal digits", source=where, line=line)
+        raise SiteError(Message.of("history.sha256", file=file), source=where, line=line)
     text = {lang: entry[lang] for lang in LANGUAGES if isinstance(entry.get(lang), str)}
     needed = {"nl", "en"} | ({language_of_file(file)} & set(LANGUAGES))
     missing = sorted(needed - {lang for lang, words in text.items() if words.strip()})
     if missing:
         raise SiteError(
-            f"{file}: the change needs a text in {', '.join(missing)}", source=where, line=line
+            Message.of("history.needs_text", file=file, languages=", ".join(missing)),
+            source=where,
+            line=line,
         )
     unknown = sorted(set(entry) - {"file", "date", "sha256", "shown", *LANGUAGES})
     if unknown:
-        raise SiteError(f"{file}: unknown key {', '.join(unknown)}", source=where, line=line)
+        raise SiteError(
+            Message.of("history.unknown_key", file=file, keys=", ".join(unknown)),
+            source=where,
+            line=line,
+        )
     shown = entry.get("shown", True)
     if not isinstance(shown, bool):
-        raise SiteError(f"{file}: 'shown' must be true or false", source=where, line=line)
+        raise SiteError(Message.of("history.shown", file=file), source=where, line=line)
     return Change(file=file, date=date, sha256=sha, text=text, line=line, shown=shown)
 
 

@@ -50,7 +50,7 @@ import markupsafe
 from rulebook_build.errors import SiteError
 from rulebook_build.render import NUMBER_FONT, PRINT, standalone_style
 from rulebook_build.site.templating import TEMPLATES
-from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import LANGUAGES, Message, define
 from rulebook_build.words import text as said
 
 __all__ = [
@@ -125,22 +125,28 @@ class Rulebook:
     source: str
 
 
+# the faults of a page's front matter, said to whoever builds the site
+define("pdf.rulebook_map", "front matter: 'rulebook' must map 'edition' and 'source'")
+define("pdf.rulebook_needs", "front matter: 'rulebook' needs a text '{key}'")
+define("pdf.rulebook_unknown", "front matter: 'rulebook' has unknown keys {keys}")
+
+
 def rulebook_of(meta: Mapping[str, Any], where: str) -> Rulebook | None:
     """The ``rulebook`` entry of a page's front matter, or ``None`` on a page without one."""
     entry = meta.get("rulebook")
     if entry is None:
         return None
     if not isinstance(entry, Mapping):
-        raise SiteError("front matter: 'rulebook' must map 'edition' and 'source'", source=where)
+        raise SiteError(Message.of("pdf.rulebook_map"), source=where)
     values: dict[str, str] = {}
     for key in ("edition", "source"):
         value = entry.get(key)
         if not isinstance(value, str | int) or not str(value).strip():
-            raise SiteError(f"front matter: 'rulebook' needs a text '{key}'", source=where)
+            raise SiteError(Message.of("pdf.rulebook_needs", key=key), source=where)
         values[key] = " ".join(str(value).split())
     unknown = sorted(set(entry) - {"edition", "source"})
     if unknown:
-        raise SiteError(f"front matter: 'rulebook' has unknown keys {unknown}", source=where)
+        raise SiteError(Message.of("pdf.rulebook_unknown", keys=str(unknown)), source=where)
     return Rulebook(values["edition"], values["source"])
 
 

@@ -40,10 +40,34 @@ from rulebook_build.site.collections import Collection, Entry, localized, read_c
 from rulebook_build.site.opinions import beside, verdict_opinions
 from rulebook_build.site.relatives import Relatives
 from rulebook_build.site.templating import TEMPLATES
-from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import LANGUAGES, Message, define
 from rulebook_build.words import text as said
 
 VERDICTS_FILE: Final = "verdicts.jsonl"
+# the faults of the stored verdicts and of a problem block, said to whoever builds the site
+define("problems.not_json", "not a JSON line ({fault}); refresh it with '{command}'")
+define(
+    "problems.not_a_verdict",
+    "{fault}: not a verdict 'rulebook check --json' writes; refresh it with '{command}'",
+)
+define("problems.no_collection", "no collection {slug} in problems/ (there are: {known})")
+define("problems.no_problem", "no problem {slug} in collection {collection}")
+define(
+    "problems.no_verdict",
+    "entry {entry} of {folder}/ has no stored verdict for its current text: run '{command}'",
+)
+define("problems.key_value", "expected 'key: value', got {line}")
+define(
+    "problems.block_fields",
+    "a draughts-problem block needs 'collection: <folder>' and 'entry: <name>'",
+)
+define(
+    "problems.award_for_zero",
+    "entry {entry} is incorrect by the checker and scores 0 (unsound_scores_zero), yet has a "
+    "rank or an award: set 'allowed = true' in its [[awards]] if the jury allows it (art. 2C), "
+    "or remove them",
+)
+
 REFRESH: Final = (
     "rulebook check --json --deterministic --time-limit 20 --jobs 2 problems/ "
     f"> problems/{VERDICTS_FILE}"
@@ -357,7 +381,7 @@ class ProblemSite:
                         record = json.loads(line)
                     except json.JSONDecodeError as error:
                         raise SiteError(
-                            f"not a JSON line ({error.msg}); refresh it with '{REFRESH}'",
+                            Message.of("problems.not_json", fault=error.msg, command=REFRESH),
                             source=str(path),
                             line=number,
                         ) from None
@@ -365,8 +389,7 @@ class ProblemSite:
                         judgement = judgement_from_json(record, "the stored verdict")
                     except ValueError as error:
                         raise SiteError(
-                            f"{error}: not a verdict 'rulebook check --json' writes; refresh it "
-                            f"with '{REFRESH}'",
+                            Message.of("problems.not_a_verdict", fault=str(error), command=REFRESH),
                             source=str(path),
                             line=number,
                         ) from None
@@ -379,12 +402,17 @@ class ProblemSite:
             if collection.slug == slug:
                 return collection
         known = ", ".join(c.slug for c in self.collections) or "none"
-        raise SiteError(f"no collection {slug!r} in problems/ (there are: {known})", source=where)
+        raise SiteError(
+            Message.of("problems.no_collection", slug=repr(slug), known=known), source=where
+        )
 
     def entry(self, collection: str, slug: str, *, where: str) -> Entry:
         found = self.collection(collection, where=where).entry(slug)
         if found is None:
-            raise SiteError(f"no problem {slug!r} in collection {collection!r}", source=where)
+            raise SiteError(
+                Message.of("problems.no_problem", slug=repr(slug), collection=repr(collection)),
+                source=where,
+            )
         return found
 
     def record(self, entry: Entry) -> Judgement | None:
@@ -397,8 +425,12 @@ class ProblemSite:
             # and the entry's page then give one message, which the build prints once
             folder = entry.collection.folder.name
             raise SiteError(
-                f"entry {entry.name} of {folder}/ has no stored verdict for its current text: "
-                f"run '{UPDATE.format(folder=folder)}'",
+                Message.of(
+                    "problems.no_verdict",
+                    entry=entry.name,
+                    folder=folder,
+                    command=UPDATE.format(folder=folder),
+                ),
                 source=entry.game.source,
                 line=entry.game.line,
             )
@@ -413,7 +445,7 @@ def _fields(text: str, *, where: str) -> dict[str, str]:
         key, separator, value = line.partition(":")
         if not separator:
             raise SiteError(
-                f"expected 'key: value', got {line.strip()!r}", source=where, line=number
+                Message.of("problems.key_value", line=repr(line.strip())), source=where, line=number
             )
         fields[key.strip().lower()] = value.strip()
     return fields
@@ -514,10 +546,7 @@ def render_problem(
     root, relative to the page): the problem it names, as :func:`render_problem_page`."""
     fields = _fields(text, where=where)
     if not fields.get("collection") or not fields.get("entry"):
-        raise SiteError(
-            "a draughts-problem block needs 'collection: <folder>' and 'entry: <name>'",
-            source=where,
-        )
+        raise SiteError(Message.of("problems.block_fields"), source=where)
     entry = site.entry(fields["collection"], fields["entry"], where=where)
     return render_problem_page(entry, lang=lang, where=where, site=site, diagram=diagram, root=root)
 
@@ -667,12 +696,7 @@ def _award(
     award = entry.award
     points, zero = _points(entry, record)
     if zero and award is not None and (award.rank is not None or award.award):
-        raise SiteError(
-            f"entry {entry.name!r} is incorrect by the checker and scores 0 "
-            "(unsound_scores_zero), yet has a rank or an award: set 'allowed = true' in its "
-            "[[awards]] if the jury allows it (art. 2C), or remove them",
-            source=where,
-        )
+        raise SiteError(Message.of("problems.award_for_zero", entry=repr(entry.name)), source=where)
     if award is None and points is None:
         return None
     return {

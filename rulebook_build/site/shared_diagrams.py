@@ -39,6 +39,24 @@ from typing import Final
 
 from rulebook_build.errors import RulebookError, SiteError
 from rulebook_build.notation import DIAGRAM_KEYS
+from rulebook_build.words import Message, define
+
+# the faults of a shared diagrams' file, said to whoever builds the site; a TOML file's fault
+# is history.py's too
+define("site.not_toml", "not TOML: {fault}")
+define("shared.missing", "{file} does not exist")
+define("shared.unreadable", "cannot read it: {reason}")
+define("shared.not_a_table", "'{name}' must be a table, [{name}], of a diagram's keys")
+define("shared.unknown_key", "diagram '{name}': unknown key '{key}'")
+define(
+    "shared.caption",
+    "diagram '{name}': unknown key '{key}' (the caption is written in each page's block)",
+)
+define("shared.one_of_the_keys", "one of the keys {keys}")
+define(
+    "shared.one_line",
+    "diagram '{name}': '{key}' must be a string on one line, as after '{key}:' in a block",
+)
 
 FOLDER: Final = "diagrams"
 """The shared diagrams' folder, relative to the project (beside ``editions/``)."""
@@ -95,9 +113,11 @@ def read_shared(path: Path, *, shown: str) -> dict[str, SharedDiagram]:
             return known[1]
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SiteError(f"{shown} does not exist", source=shown) from None
+        raise SiteError(Message.of("shared.missing", file=shown), source=shown) from None
     except OSError as error:
-        raise SiteError(f"cannot read it: {error.strerror}", source=shown) from None
+        raise SiteError(
+            Message.of("shared.unreadable", reason=error.strerror), source=shown
+        ) from None
     diagrams = parse_shared(raw, shown=shown)
     _files[path] = (stamp, diagrams)
     return diagrams
@@ -110,7 +130,9 @@ def parse_shared(raw: str, *, shown: str) -> dict[str, SharedDiagram]:
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"line (\d+)", str(error))
         raise SiteError(
-            f"not TOML: {error}", source=shown, line=int(found[1]) if found else None
+            Message.of("site.not_toml", fault=str(error)),
+            source=shown,
+            line=int(found[1]) if found else None,
         ) from None
     lines = raw.splitlines()
     diagrams: dict[str, SharedDiagram] = {}
@@ -118,7 +140,7 @@ def parse_shared(raw: str, *, shown: str) -> dict[str, SharedDiagram]:
         start = _header_line(lines, name)
         if not isinstance(table, dict):
             raise SiteError(
-                f"'{name}' must be a table, [{name}], of a diagram's keys",
+                Message.of("shared.not_a_table", name=name),
                 source=shown,
                 line=start,
             )
@@ -127,20 +149,19 @@ def parse_shared(raw: str, *, shown: str) -> dict[str, SharedDiagram]:
         for key, value in table.items():
             line, column = _key_place(lines, start, key)
             if key not in SHARED_KEYS:
-                what = "the caption is written in each page's block" if key == "caption" else ""
+                unknown = "shared.caption" if key == "caption" else "shared.unknown_key"
                 raise SiteError(
-                    f"diagram '{name}': unknown key '{key}'" + (f" ({what})" if what else ""),
+                    Message.of(unknown, name=name, key=key),
                     source=shown,
                     line=line,
-                    expected="one of the keys " + ", ".join(SHARED_KEYS),
+                    expected=Message.of("shared.one_of_the_keys", keys=", ".join(SHARED_KEYS)),
                 )
             if isinstance(value, bool) and key in SWITCHES:
                 value = "yes" if value else "no"
                 column = None
             if not isinstance(value, str) or "\n" in value:
                 raise SiteError(
-                    f"diagram '{name}': '{key}' must be a string on one line, as after "
-                    f"'{key}:' in a block",
+                    Message.of("shared.one_line", name=name, key=key),
                     source=shown,
                     line=line,
                 )

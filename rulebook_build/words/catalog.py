@@ -64,15 +64,22 @@ def _catalog(lang: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
 
 
+def _said(value: object, lang: str) -> object:
+    """``value`` in ``lang`` when it can be said in one (a :class:`Message`, or a list of
+    them that joins them in the language, as ``notation.Choices`` does), else as it is."""
+    say = getattr(value, "said", None)
+    return say(lang) if callable(say) else value
+
+
 def text(message_id: str, lang: str = SOURCE_LANGUAGE, /, **args: object) -> str:
     """``message_id`` in ``lang`` with its ``{arguments}`` filled in (an argument that is a
-    :class:`Message` is said in ``lang`` too).  English where the catalog lacks the message,
-    which the catalogs' test refuses for nl and fy."""
+    :class:`Message`, or anything else with a ``said(lang)``, is said in ``lang`` too).  English
+    where the catalog lacks the message, which the catalogs' test refuses for nl and fy."""
     source = english(message_id)
     template = source if lang == SOURCE_LANGUAGE else _catalog(lang).pgettext(message_id, source)
     if not args:
         return template
-    values = {k: v.said(lang) if isinstance(v, Message) else v for k, v in args.items()}
+    values = {k: _said(v, lang) for k, v in args.items()}
     return template.format(**values)
 
 

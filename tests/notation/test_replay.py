@@ -130,8 +130,17 @@ def test_a_reply_left_out_that_is_not_forced_is_an_error() -> None:
     game = read_one('[FEN "W:W36,45:B5,6"]\n1. 45-40 2. 40-34 *')
     with pytest.raises(IllegalMoveError) as caught:
         replay(game)
-    assert "Black's reply before 40-34 is missing and not forced" in caught.value.message
+    assert caught.value.message == (
+        "Black's reply before 40-34 is missing and not forced (Black can play 5-10, 6-11)"
+    )
+    assert caught.value.expected == "Black's move written out before 40-34"
     assert caught.value.column == 13
+    said = caught.value.said
+    assert said is not None
+    assert said.said("nl") == (
+        "het antwoord van zwart vóór 40-34 ontbreekt en is niet gedwongen "
+        "(zwart kan 5-10, 6-11 spelen)"
+    )
 
 
 def test_no_inference_outside_problems() -> None:

@@ -175,7 +175,7 @@ def test_an_unsound_entry_scores_zero_and_cannot_be_awarded(tmp_path: Path) -> N
     toml.write_text(
         toml.read_text("utf-8") + '[[awards]]\nentry = "2"\naward = "commendation"\n', "utf-8"
     )
-    with pytest.raises(RulebookError, match="scores 0"):
+    with pytest.raises(RulebookError, match="entry '2' is incorrect by the checker and scores 0"):
         render_collection(
             "collection: wedstrijd",
             lang="en",

@@ -116,6 +116,28 @@ def test_a_pair_that_differs_is_marked_word_by_word() -> None:
     assert links == ["../kndb-2009/#art-7-1", "../kndb-2018/#art-7-1"]
 
 
+def test_the_blocks_words_are_said_in_the_language_asked() -> None:
+    """The legend, the labels and a screen reader's marks from the catalogs, the editions'
+    labels in their places: Frisian here over the Dutch pages (the Frisian site has none of
+    its own, and asks the block in Dutch there)."""
+    html = render_editions(
+        f"table: {TABLE}",
+        lang="fy",
+        where="test",
+        project=REPOSITORY,
+        source=lambda page: REPOSITORY / "docs" / "nl" / page,
+        link=lambda target: relative_url("regels/kndb-2009-2018.md", target),
+    )
+    tree = LexborHTMLParser(html)
+    assert tree.css_first(".rb-diff-legend strong").text() == "Sa lêze jo de ferskillen"
+    caption = tree.css_first("caption")
+    assert caption is not None
+    assert caption.text() == "De kêsten fan 2009 en 2018, op ûnderwerp neist inoar"
+    section = tree.css_first('section[aria-labelledby="2009-art-7-1"]')
+    assert section is not None
+    assert "[nij yn 2018: " in " ".join(node.text() for node in section.css(".rb-diff ins"))
+
+
 def test_the_texts_and_the_overview_stay_out_of_the_search_index() -> None:
     """The texts are on the rule pages; the index glued the overview's cells into words
     ("3.13.7verplaatst") on which lunr's prefix search threw (tests/site/test_search.py)."""

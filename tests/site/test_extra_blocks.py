@@ -46,6 +46,29 @@ def test_comparison_is_computed_from_the_variants() -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "heading", "limit"),
+    [
+        ("nl", "Slagrichtingen", "hoogstens 3 streken achtereen met dezelfde dam"),
+        ("en", "Capture directions", "at most 3 non-capturing moves in a row"),
+        ("fy", "Slachrjochtingen", "op syn heechst 3 setten efterinoar mei deselde dam"),
+    ],
+)
+def test_the_comparison_is_said_in_the_language_asked(lang: str, heading: str, limit: str) -> None:
+    """Its words are the catalogs': Frisian where it is asked in Frisian (the Frisian site asks
+    it in Dutch, on a page shown in Dutch), the argument in its place."""
+    table = render_comparison("", lang=lang)
+    assert f"<th>{heading}</th>" in table
+    assert limit in table
+
+
+def test_the_score_is_said_in_the_language_asked() -> None:
+    block = "position: W:W31,32,33,34,35:B1"
+    html = render_score(block, lang="fy", where="test.md:1", diagram=no_diagram)
+    assert "<strong>Útslach neffens de puntetelling: 9-1</strong>" in html
+    assert "wyt stiet 4 skiven foar, in dam telt as twa (art. 4/5)" in html
+
+
+@pytest.mark.parametrize(
     ("block", "expected"),
     [
         ("position: W:W33:B28\nmoves: 33x22", "12-0"),

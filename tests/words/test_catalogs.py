@@ -117,14 +117,14 @@ def test_an_unknown_or_redefined_message_is_refused() -> None:
         define("render.board", "Board")
 
 
-STILL_IN_CODE = {
-    "site/comparison.py",
-    "site/editions.py",
-    "site/language_search.py",
-    "similar/words.py",
+DATA_BY_LANGUAGE = {
+    "site/language_search.py": "SEARCH_LANGUAGES names the search library's stemmer and stop "
+    "words for each site language's index (Dutch for Frisian, which it lacks): settings of the "
+    "index, never shown to a reader",
 }
-"""The modules whose words are still dictionaries keyed by language, not catalog messages
-(guides/webmasters.md, "Words not in the catalogs yet"): what the tests above do not cover."""
+"""The modules that may keep a dictionary keyed by language, each with the reason it holds
+data, not words a reader sees (guides/webmasters.md, "Settings by language, not words"): every
+word a reader sees is a message of the catalogs, which the tests above cover."""
 
 
 def dictionaries_by_language(text: str) -> int:
@@ -145,9 +145,83 @@ def test_the_words_outside_the_catalogs_are_the_listed_ones() -> None:
         for path in package.rglob("*.py")
         if dictionaries_by_language(path.read_text(encoding="utf-8"))
     }
-    assert holding == STILL_IN_CODE
+    assert holding == set(DATA_BY_LANGUAGE)
 
 
 def test_a_dictionary_by_language_is_found() -> None:
     assert dictionaries_by_language('WORDS = {"nl": {"a": "b"}, "en": {"a": "c"}}\n') == 1
     assert dictionaries_by_language('MAP = {"nl": "x", "other": "y"}\n') == 0
+
+
+SAID_WITH_IDS = (
+    "rules",
+    "notation",
+    "checker",
+    "checkpage",
+    "site/editions.py",
+    "site/history.py",
+    "site/shared_diagrams.py",
+    "site/pdf.py",
+    "site/problems.py",
+)
+"""The rooms whose errors a page shows (the check page shows the rules' and the notation's
+faults in its reader's language), and the modules of other rooms whose errors have ids too:
+each raised with a message id and its arguments."""
+ERRORS = {
+    "RulebookError",
+    "PositionError",
+    "NotationError",
+    "IllegalMoveError",
+    "ProblemError",
+    "SiteError",
+    "OutputError",
+}
+
+
+def _words_in_code(node: ast.expr) -> bool:
+    """A literal text with a letter in it, or an f-string or a sum of texts: English written
+    in the code (a mark such as ``'+0'`` is written the same in every language)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and any(c.isalpha() for c in node.value)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _words_in_code(node.left) or _words_in_code(node.right)
+    return False
+
+
+def errors_in_english(text: str) -> list[int]:
+    """The lines of a module that raise one of the project's errors (or make one with an
+    ``error``/``token_error`` helper) with its message or what was expected in English text,
+    not a message id."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func
+        name = getattr(called, "id", None) or getattr(called, "attr", None)
+        if name in ERRORS or name in ("error", "token_error"):
+            written = [a for a in node.args if _words_in_code(a)] + [
+                k.value for k in node.keywords if k.arg == "expected" and _words_in_code(k.value)
+            ]
+            if written:
+                found.append(node.lineno)
+    return found
+
+
+def test_the_errors_a_page_shows_are_raised_with_message_ids() -> None:
+    package = ROOT / "rulebook_build"
+    english = {
+        f"{path.relative_to(package).as_posix()}:{line}"
+        for room in SAID_WITH_IDS
+        for path in ([package / room] if room.endswith(".py") else (package / room).rglob("*.py"))
+        for line in errors_in_english(path.read_text(encoding="utf-8"))
+    }
+    assert english == set()
+
+
+def test_an_error_raised_in_english_is_found() -> None:
+    assert errors_in_english('raise NotationError(f"square {n} is wrong", line=1)\n') == [1]
+    assert errors_in_english('raise where.error(NotationError, M, 1, expected="W or B")\n') == [1]
+    assert errors_in_english('e = RulebookError("too " + "long")\n') == [1]
+    assert errors_in_english('raise NotationError(Message.of("x"), expected="+0")\n') == []
