@@ -225,6 +225,7 @@ def test_hostile_values_exit_2_naming_the_option_or_run_never_a_traceback(
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
         database=None,
+        derandomize=bool(os.environ.get("CI")),  # CI: the same examples every run
     )
     @given(_strategy(command, action))
     def one(drawn: tuple[str, list[tuple[argparse.Action, str]]]) -> None:
@@ -236,7 +237,12 @@ def test_hostile_values_exit_2_naming_the_option_or_run_never_a_traceback(
 
             tried = [(action, real(value)), *((a, real(v)) for a, v in extra)]
             arguments, _ = command_line(command, tried)
-            refused = [(a, v) for a, v in tried if a.option_strings and refused_by(a, v)]
+            last = {a: v for a, v in tried}  # an option given twice: the last value counts
+            refused = [
+                (a, v)
+                for a, v in tried
+                if a.option_strings and refused_by(a, v) and (v != "--" or last[a] == "--")
+            ]
             code, err = run(arguments)
         assert "Traceback" not in err, (arguments, err)
         assert code in (0, 1, 2), (arguments, code, err)
