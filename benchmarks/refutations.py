@@ -9,12 +9,15 @@ refute in a check before the estimate.  For each weight (``search.py MATERIAL_WE
 estimate by moves alone) the proof search is compiled with ``-DMATERIAL_WEIGHT=W`` (a weight
 ``eW`` also with ``-DESTIMATE=1``: the balance is the static evaluation's of ``opinion.h``, W a
 man, instead of the material's; ``qW`` with ``-DESTIMATE=2``: the balance after the captures the
-side to move must make; ``eqW`` both; a ``w`` among the letters: ``-DWEAK=1``) and run on
+side to move must make; ``eqW`` both; a ``w`` among the letters: ``-DWEAK=1``; after a ``+``,
+the evaluation as a guide, ``GUIDE``/``GUIDE_TIES``, or the printed tree's choice,
+``TREE_CHOICE``: see ``compiled``) and run on
 every position up to ``--nodes`` nodes, with no time limit, so the figures are the same on any
 machine; ``--every N`` takes every Nth position only (a sample for larger ``--nodes``), ``--only
 NAME`` (repeatable) the positions so named.  Prints,
 per weight, each position's result and nodes, then how many were proved, refuted and left open,
-the nodes in all and the seconds.  The tables are those of the cache
+the nodes in all and the seconds, and the positions of the printed trees (about what the
+Python walk checks).  The tables are those of the cache
 (``check`` builds the 5-piece ones itself; without them fewer positions settle).
 """
 
@@ -49,13 +52,28 @@ DATA = ROOT / "benchmarks/data/open-keys.json"
 def compiled(setting: str, folder: Path) -> Path:
     """The proof search compiled with this weight (``16``: by material; ``e16``: by the
     static evaluation, ``q16``: after the captures, ``eq16``: both, see ``ESTIMATE``; a ``w``:
-    weak proof numbers, ``WEAK``)."""
-    target = folder / f"prover-{setting}"
-    letters = setting.rstrip("0123456789")
-    weight = int(setting[len(letters) :])
+    weak proof numbers, ``WEAK``), and after a ``+`` the evaluation's cost on moves (``g8``: 8
+    a man on both sides' moves, ``g8w`` White's only, ``g8b`` Black's only; ``GUIDE``) or
+    ``o``, ``ow``, ``ob``: the evaluation breaks ties of the least number (``GUIDE_TIES``), or
+    ``t0``/``t1``, how the printed tree chooses among settled moves (``TREE_CHOICE``)."""
+    target = folder / f"prover-{setting.replace('+', '_')}"
+    base, *extras = setting.split("+")
+    letters = base.rstrip("0123456789")
+    weight = int(base[len(letters) :])
     estimate = ("e" in letters) + 2 * ("q" in letters)
     flags = [*binaries.FLAGS, *binaries.ZLIB_FLAGS, f"-DMATERIAL_WEIGHT={weight}"]
     flags += [f"-DESTIMATE={estimate}", f"-DWEAK={int('w' in letters)}"]
+    for extra in extras:
+        if extra.startswith("g"):
+            sides = {"w": 1, "b": 2}.get(extra[-1], 3)
+            flags += [f"-DGUIDE={int(extra[1:].rstrip('wb'))}", f"-DGUIDE_SIDES={sides}"]
+        elif extra.startswith("o"):
+            sides = {"w": 1, "b": 2}.get(extra[-1], 3)
+            flags += ["-DGUIDE_TIES=1", f"-DGUIDE_SIDES={sides}"]
+        elif extra.startswith("t"):
+            flags.append(f"-DTREE_CHOICE={int(extra[1:])}")
+        else:
+            raise SystemExit(f"refutations.py: unknown setting {extra!r} in {setting!r}")
     command = [binaries.compiler() or "cc", *flags, "-o", str(target), str(binaries.PROVER_SOURCE)]
     subprocess.run([*command, *binaries.ZLIB_LIBRARY], check=True)
     return target
@@ -103,7 +121,7 @@ def main() -> int:
         for weight in args.weights.split(","):
             program = compiled(weight, Path(folder))
             counts = {"proved": 0, "refuted": 0, "undecided": 0}
-            nodes = 0
+            nodes = trees = 0
             started = time.perf_counter()
             for name, variant, (state, clocks) in nodes_of:
                 tables = checker_tables(variant)
@@ -114,11 +132,14 @@ def main() -> int:
                 answer = prover.solve(state, clocks, seconds=10_000, node_limit=args.nodes)
                 counts[answer.verdict] += 1
                 nodes += answer.nodes
-                print(f"weight {weight}: {name}: {answer.verdict} ({answer.nodes:,} nodes)")
+                trees += answer.tree
+                tree = f", tree {answer.tree:,}" if answer.tree else ""
+                print(f"weight {weight}: {name}: {answer.verdict} ({answer.nodes:,} nodes{tree})")
             seconds = time.perf_counter() - started
             print(
                 f"weight {weight}: proved {counts['proved']}, refuted {counts['refuted']}, "
-                f"open {counts['undecided']}; {nodes:,} nodes in {seconds:.0f} s",
+                f"open {counts['undecided']}; {nodes:,} nodes in {seconds:.0f} s; "
+                f"trees {trees:,} positions",
                 flush=True,
             )
     return 0

@@ -321,6 +321,9 @@ class ProverAnswer:
     # undecided: the line the search was working on when it stopped, as the pieces after each
     # move (a hint for the composer, checked move by move before it is shown)
     open_line: tuple[Pieces, ...] = ()
+    # settled: the positions of the printed tree, leaves included (the program's count), which
+    # is about what the Python walk of the tree checks; 0 when not printed whole
+    tree: int = 0
 
     def choice(self, state: State, clocks: DrawClocks) -> Pieces | None:
         """The pieces after the move chosen at this node, if the tree has one."""
@@ -649,6 +652,7 @@ def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
     open_line: list[Pieces] = []
     problem: str | None = "the compiled search's output ended early"
     incomplete = False
+    tree = 0
     for line in text.splitlines():
         word, _, rest = line.partition(" ")
         if word == "result":
@@ -668,6 +672,8 @@ def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
             open_line.append((a, b, c, d))
         elif word == "tree" and rest == "incomplete":
             incomplete = True
+        elif word == "tree" and rest.isdigit():
+            tree = int(rest)
         elif word == "error":
             why = f"the compiled search: {rest}"
             return ProverAnswer("undecided", variant, nodes, seconds, {}, why)
@@ -678,4 +684,4 @@ def _parse_answer(variant: Variant, text: str) -> ProverAnswer:
     if verdict not in ("proved", "refuted", "undecided"):
         why = f"unknown verdict {verdict!r}"
         return ProverAnswer("undecided", variant, nodes, seconds, {}, why)
-    return ProverAnswer(verdict, variant, nodes, seconds, choices, problem, tuple(open_line))
+    return ProverAnswer(verdict, variant, nodes, seconds, choices, problem, tuple(open_line), tree)

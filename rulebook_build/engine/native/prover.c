@@ -4,8 +4,8 @@
  * The same search as ../search.py (depth-first proof-number search with the 1+epsilon trick, a
  * node being the position with the count clocks of ../../rules/drawrules.py, the same leaves:
  * no legal move, a count rule, the endgame tables; ESTIMATE below may weigh its first estimate
- * of a new node by opinion.h's static evaluation instead of the material), made about a hundred
- * times faster so that
+ * of a new node by opinion.h's static evaluation instead of the material, and GUIDE_TIES or
+ * GUIDE let that evaluation order the moves), made about a hundred times faster so that
  * problems whose proof needs tens of millions of nodes can be settled.  Its answer is not taken
  * on trust: with "proved" or "refuted" it prints the proof itself, one choice per node where a
  * single move suffices, and the Python checker (native_proof.py) walks that tree with the Python
@@ -33,8 +33,9 @@
  *   every choice of the proof tree as "choice", the node (WM WK BM BK in hexadecimal and its
  *   CLOCKS) and the child chosen (WM WK BM BK), and "end".  An undecided root gets instead the
  *   line the search was working on, one "open WM WK BM BK" per ply.  A tree the search could
- *   not print in the time it had ends "tree incomplete" before "end".  Exit status 0, or 1 with
- *   a message on bad arguments.
+ *   not print in the time it had ends "tree incomplete" before "end", a whole one "tree N", the
+ *   positions printed or passed as leaves (about what the Python walk checks).  Exit status 0,
+ *   or 1 with a message on bad arguments.
  *   "serve" answers one search after another on one table, each asked for by a line on standard
  *   input (see serve below), and "opinion" requests: an evaluating alpha-beta search that
  *   scores a position without proving anything (opinion.h).
@@ -212,6 +213,7 @@ static HOT void child_of(node *restrict c, const node *restrict n, const turned 
  * seen by the parent (a settled value never changes; the others only guide the search) */
 static node *STACK;
 static values *SEEN_VALUES;
+static int32_t *COSTS; /* expand's: each child's cost of the evaluation (GUIDE) */
 static place *PLACES; /* expand's: each child's place in the transposition table */
 static size_t STACK_TOP, STACK_SIZE;
 static int OVERFLOW_SEEN; /* a position with more capture routes than draughts.h holds */
@@ -221,7 +223,8 @@ static void grow_stack(void) {
     STACK = realloc(STACK, sizeof(node) * STACK_SIZE);
     SEEN_VALUES = realloc(SEEN_VALUES, sizeof(values) * STACK_SIZE);
     PLACES = realloc(PLACES, sizeof(*PLACES) * STACK_SIZE);
-    if (!STACK || !SEEN_VALUES || !PLACES) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
+    COSTS = realloc(COSTS, sizeof(*COSTS) * STACK_SIZE);
+    if (!STACK || !SEEN_VALUES || !PLACES || !COSTS) { fprintf(stderr, "prover: out of memory\n"); exit(1); }
 }
 
 /* where the next child goes on the STACK (made room for; STACK_TOP moves on once it is kept) */
@@ -904,6 +907,52 @@ static int64_t widened(int64_t second) {
 
 static values expand(const node *n, place p, values known, int64_t pn_limit, int64_t dn_limit);
 
+/* The evaluation as a guide to the search (df-pn+, Nagai 2002), never as a value: opinion.h's
+ * static evaluation of each child, from the mover's side, taken as how far the mover's score is
+ * behind its best sibling's (in hundredths of a man).
+ *   GUIDE_TIES 1: among the children with the same least number (the proof number at White's
+ *   nodes, the disproof number at Black's), the search goes on with the best evaluated one
+ *   instead of the first generated.  The numbers are those of plain df-pn.
+ *   GUIDE N: instead a cost of N a man behind is added to that least number for as long as the
+ *   child is open, and taken off the threshold the child is searched with; a settled child costs
+ *   nothing, so a node is settled exactly when plain df-pn settles it.
+ *   GUIDE_SIDES: at whose nodes, 1 White's, 2 Black's, 3 both.
+ * benchmarks/README.md, "Guided search", has what each did to the nodes of a refutation. */
+#ifndef GUIDE /* benchmarks/refutations.py compiles the others to compare */
+#define GUIDE 0
+#endif
+#ifndef GUIDE_SIDES
+#define GUIDE_SIDES 2
+#endif
+#ifndef GUIDE_TIES
+#define GUIDE_TIES 0
+#endif
+/* whether the moves of ``n`` are guided (GUIDE_SIDES) */
+static HOT int guided_here(const node *n, int count) {
+    return (GUIDE || GUIDE_TIES) && count > 1 && (GUIDE_SIDES & (n->white ? 1 : 2));
+}
+
+/* GUIDE: each child's cost into COSTS, GUIDE a man its mover's score is behind the best one's */
+static void guide_costs(size_t first, int count) {
+    int best = -(1 << 30);
+    for (int i = 0; i < count; i++) {
+        int score = -op_balance(&STACK[first + i]); /* the child's balance is its mover's opponent's */
+        COSTS[first + i] = score;
+        if (score > best) best = score;
+    }
+    for (int i = 0; i < count; i++) COSTS[first + i] = (int32_t)((int64_t)GUIDE * (best - COSTS[first + i]) / 100);
+}
+
+/* GUIDE_TIES: the child's balance (from its side to move, so the lower the better for the
+ * mover), worked out the first time a tie needs it: an expansion without a tie at its least
+ * number evaluates nothing (evaluating every child at once made the same nodes in more
+ * instructions) */
+#define UNSCORED INT32_MIN
+static HOT int32_t tie_score(size_t at) {
+    if (COSTS[at] == UNSCORED) COSTS[at] = op_balance(&STACK[at]);
+    return COSTS[at];
+}
+
 /* how deep the search may go: Fries Spel kings can go round in circles, and a search that
  * follows one for ever would overflow the machine's stack; it stops, undecided, instead */
 #define MAX_DEPTH 8000
@@ -936,6 +985,10 @@ static values expand(const node *n, place p, values known, int64_t pn_limit, int
         __builtin_prefetch(bucket_at(PLACES[first + i]));
     }
     for (int i = 0; i < count; i++) SEEN_VALUES[first + i] = lookup_at(&STACK[first + i], PLACES[first + i]);
+    int guided = guided_here(n, count);
+    if (guided && GUIDE) guide_costs(first, count);
+    else if (guided)
+        for (int i = 0; i < count; i++) COSTS[first + i] = UNSCORED;
     values v = known;
     for (;;) {
         /* at an OR node (White to move) pn is the least of the children's and dn combines
@@ -945,6 +998,7 @@ static values expand(const node *n, place p, values known, int64_t pn_limit, int
         for (int i = 0; i < count; i++) {
             values c = SEEN_VALUES[first + i];
             int64_t least = n->white ? c.pn : c.dn, combined = n->white ? c.dn : c.pn;
+            if (GUIDE && guided && least && least < INF) least += COSTS[first + i];
             /* the sum stops at SUM_CAP and is INF once a number is: the numbers are never
              * negative, so that is the whole sum capped once, the same as capped at each step */
             total += combined;
@@ -953,7 +1007,8 @@ static values expand(const node *n, place p, values known, int64_t pn_limit, int
                 open++;
                 if (combined > largest) largest = combined;
             }
-            if (least < best_value) {
+            if (least < best_value || (GUIDE_TIES && !GUIDE && guided && least == best_value && best >= 0 &&
+                                       tie_score(first + i) < tie_score(first + best))) {
                 second_value = best_value;
                 best_value = least;
                 best = i;
@@ -970,12 +1025,12 @@ static values expand(const node *n, place p, values known, int64_t pn_limit, int
         node child = STACK[first + best];
         place child_place = PLACES[first + best];
         values c = SEEN_VALUES[first + best];
-        int64_t child_pn_limit, child_dn_limit;
+        int64_t child_pn_limit, child_dn_limit, cost = GUIDE && guided ? COSTS[first + best] : 0;
         if (n->white) {
-            child_pn_limit = pn_limit < widened(second_value) ? pn_limit : widened(second_value);
+            child_pn_limit = (pn_limit < widened(second_value) ? pn_limit : widened(second_value)) - cost;
             child_dn_limit = dn_limit - v.dn + c.dn;
         } else {
-            child_dn_limit = dn_limit < widened(second_value) ? dn_limit : widened(second_value);
+            child_dn_limit = (dn_limit < widened(second_value) ? dn_limit : widened(second_value)) - cost;
             child_pn_limit = pn_limit - v.pn + c.pn;
         }
         SEEN_VALUES[first + best] =
@@ -989,6 +1044,15 @@ static values expand(const node *n, place p, values known, int64_t pn_limit, int
 /* the nodes already printed or known to be closed by a leaf */
 static key *SEEN;
 static size_t SEEN_COUNT, SEEN_SIZE; /* SEEN_SIZE a power of two */
+
+/* whether the tree printed so far holds ``n`` (nothing added) */
+static int seen_already(const node *n) {
+    if (!SEEN_COUNT) return 0;
+    key k = key_of(n);
+    for (size_t j = key_hash(&k) & (SEEN_SIZE - 1); SEEN[j].meta; j = (j + 1) & (SEEN_SIZE - 1))
+        if (same_key(&SEEN[j], k.own, k.opp, k.kings, k.meta)) return 1;
+    return 0;
+}
 
 static int seen_before(const node *n) {
     key k = key_of(n);
@@ -1042,6 +1106,45 @@ static void print_clocks(const node *n) {
 
 static int settled(values v, int proof) { return proof ? v.pn == 0 : v.dn == 0; }
 
+/* Where one move suffices, which of the settled children the tree goes on with.  TREE_CHOICE
+ * 0: the first in the order of the moves.  1: the one whose tree should cost the Python walk
+ * least: one already printed or closed by a leaf (nothing more to walk), else the one whose
+ * search cost fewest nodes (its entry's work: a subtree settled in few nodes has a small proof),
+ * one known only to the store of settled nodes last.  -1 if none is known settled. */
+#ifndef TREE_CHOICE
+#define TREE_CHOICE 0
+#endif
+static int cheapest_settled(size_t first, int count, int proof) {
+    int chosen = -1;
+    uint64_t least = UINT64_MAX;
+    for (int i = 0; i < count && least; i++) {
+        node child = STACK[first + i]; /* a copy: a lookup may move the STACK */
+        const node *c = &child;
+        place p = place_of(c);
+        entry *e = match(bucket_at(p), p.sig);
+        uint64_t cost;
+        if (e) {
+            if (!settled((values){e->pn, e->dn}, proof)) continue;
+            cost = e->work ? (uint64_t)e->work + 1 : 1;
+        } else {
+            int kept = settled_find(p.sig);
+            if (kept >= 0) {
+                if (kept != proof) continue;
+                cost = (uint64_t)1 << 40;
+            } else {
+                if (!settled(lookup(c), proof)) continue;
+                cost = 1; /* a leaf: lookup evaluated it */
+            }
+        }
+        if (seen_already(c)) cost = 0;
+        if (cost < least) {
+            least = cost;
+            chosen = i;
+        }
+    }
+    return chosen;
+}
+
 /* prints the choices of the proof (proof=1) or refutation (0) below ``n``; 0 if it fails */
 static int print_tree(const node *n, int proof) {
     if (seen_before(n)) return 1;
@@ -1051,8 +1154,8 @@ static int print_tree(const node *n, int proof) {
     size_t first = STACK_TOP;
     int count = generate(n);
     int ok = 1;
-    if (n->white == proof) { /* one child suffices: the first settled one, searched again if lost */
-        int chosen = -1;
+    if (n->white == proof) { /* one child suffices: the first settled one (TREE_CHOICE: the cheapest), searched again if lost */
+        int chosen = TREE_CHOICE ? cheapest_settled(first, count, proof) : -1;
         for (int i = 0; i < count && chosen < 0; i++)
             if (settled(lookup(&STACK[first + i]), proof)) chosen = i;
         if (chosen < 0 && !ABORTED) {
