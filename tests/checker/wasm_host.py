@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import struct
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import wasmtime
 
 from rulebook_build.engine.tables.remote import SiteCheckerTables
+
+T = TypeVar("T")
 
 I32 = wasmtime.ValType.i32()
 I64 = wasmtime.ValType.i64()
@@ -64,19 +68,19 @@ class WasmtimeSession:
         def proc_exit(code: int) -> None:
             raise Exit(f"the module exited with status {code}")
 
-        def blocks(a: int, b: int, c: int, d: int) -> int:
+        def unclocked(ask: Callable[[], T]) -> T:
+            """What ``ask`` returns, the time it took left out of the search's clock."""
             asked = time.monotonic_ns()
             try:
-                return self.tables.blocks((a, b, c, d))
+                return ask()
             finally:
                 self.waited += time.monotonic_ns() - asked
 
+        def blocks(a: int, b: int, c: int, d: int) -> int:
+            return unclocked(lambda: self.tables.blocks((a, b, c, d)))
+
         def block(caller: wasmtime.Caller, a: int, b: int, c: int, d: int, n: int, at: int) -> int:
-            asked = time.monotonic_ns()
-            try:
-                codes = self.tables.codes((a, b, c, d), n)
-            finally:
-                self.waited += time.monotonic_ns() - asked
+            codes = unclocked(lambda: self.tables.codes((a, b, c, d), n))
             if codes is None:
                 return -1
             memory(caller).write(caller, codes, at)
