@@ -306,6 +306,13 @@ def node_fields(variant: Variant, state: State, clocks: DrawClocks) -> tuple[int
     return (white, *white_run, *black_run, strong, clocks.strong_moves)
 
 
+def node_words(variant: Variant, state: State, clocks: DrawClocks) -> list[str]:
+    """A node as a request to the compiled search writes it: ``WM WK BM BK CLOCKS``, the
+    bitboards in hexadecimal and the ``node_fields`` joined by ``/``."""
+    fields = node_fields(variant, state, clocks)
+    return [*(f"{bits:x}" for bits in pieces_of(state)), "/".join(map(str, fields))]
+
+
 @dataclass(frozen=True, slots=True)
 class ProverAnswer:
     """What the compiled search said: its verdict and, for a settled root, the tree that shows
@@ -411,8 +418,7 @@ class NativeProver:
             session.close()
 
     def _node(self, state: State, clocks: DrawClocks) -> list[str]:
-        fields = node_fields(self.variant, state, clocks)
-        return [*(f"{bits:x}" for bits in pieces_of(state)), "/".join(map(str, fields))]
+        return node_words(self.variant, state, clocks)
 
     def describe(self, state: State, clocks: DrawClocks) -> NodeReport:
         """What the program makes of one node (``prover moves``): its table values, whether a

@@ -55,10 +55,10 @@ def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Pa
         pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
     assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
     state = parse_fen(FEN, variant=INTERNATIONAL).state()
-    fields = binaries.node_fields(INTERNATIONAL, state, NO_CLOCKS)
-    node = [*(f"{bits:x}" for bits in binaries.pieces_of(state)), "/".join(map(str, fields))]
     # ten seconds of wall limit and 60,000 positions: the count ends the search, not the clock
-    line = " ".join(["solve", "10.000", "60000", *node])
+    line = " ".join(
+        ["solve", "10.000", "60000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
+    )
     script = tmp_path / "host.mjs"
     script.write_text(
         SCRIPT.format(
