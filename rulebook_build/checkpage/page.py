@@ -79,7 +79,7 @@ BUNDLE_PARTS: Final = (
 )
 """The package's files the browser needs (no site, command line, compiled search or raster; of
 this room its face and its entry points, not the page, which only the site build renders).
-The C sources come along only because the tables' rules fingerprint covers them."""
+No C source: the tables' names are written in ``store.FINGERPRINTS``, not hashed from them."""
 
 _LABEL_IDS: Final[dict[str, str]] = {
     "similar": define("check_page.similar", "Look for anticipations"),
@@ -259,12 +259,6 @@ def python_bundle() -> bytes:
         path = package / part
         found = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         files += [(f"rulebook_build/{p.relative_to(package).as_posix()}", p) for p in found]
-    native = package / "engine" / "native"
-    files += [
-        (f"rulebook_build/engine/native/{p.name}", p)
-        for p in sorted(native.iterdir())
-        if p.suffix in (".c", ".h")
-    ]
     # the engine opinions' measured agreement with the proofs, which the page states
     calibration = package / "checker" / "calibration.json"
     if calibration.is_file():
