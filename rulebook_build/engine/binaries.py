@@ -42,7 +42,7 @@ from typing import Final
 
 from rulebook_build.cachedir import cache_root
 from rulebook_build.errors import RulebookError
-from rulebook_build.lifetime import child_options
+from rulebook_build.lifetime import child_options, program_options
 from rulebook_build.rules import SQUARE_OF_BIT, DrawClocks, State, Streak, Variant
 
 FOLDER: Final = Path(__file__).resolve().parent / "native"
@@ -52,6 +52,8 @@ PACK_SOURCE: Final = FOLDER / "pack.c"
 """Turns a class's two built tables into the codes of a compact file (``tables/compact.py``)."""
 SHARED: Final = FOLDER / "draughts.h"
 """Board, table index and capture rules, included by both programs."""
+LIFETIME: Final = FOLDER / "lifetime.h"
+"""Included by every program: ``die_with_parent`` (``lifetime.py``)."""
 OPINION: Final = FOLDER / "opinion.h"
 """The evaluating search of the proof search's "opinion" request, included by ``prover.c``."""
 VARIANTS: Final = frozenset({"international", "frisian"})
@@ -62,9 +64,10 @@ Material = tuple[int, int, int, int]
 
 def source_bytes(source: Path = SOURCE) -> bytes:
     """A program's source with the headers it includes: what its behaviour depends on (the
-    tables' fingerprint reads the builder's, which ``opinion.h`` is no part of)."""
+    fingerprint of a test's own variant reads the builder's, which ``opinion.h`` is no part
+    of)."""
     extra = OPINION.read_bytes() if source == PROVER_SOURCE else b""
-    return source.read_bytes() + SHARED.read_bytes() + extra
+    return source.read_bytes() + SHARED.read_bytes() + LIFETIME.read_bytes() + extra
 
 
 FLAGS: Final = ("-O3", "-std=c11", "-D_POSIX_C_SOURCE=200809L")
@@ -235,7 +238,9 @@ def build_pair(
         command.append("frisian")
     if slices:
         command += ["slices", str(jobs)]
-    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, **child_options()) as process:
+    with subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, **program_options()
+    ) as process:
         assert process.stderr is not None
         last = ""
         for line in process.stderr:
@@ -391,7 +396,7 @@ class NativeProver:
         ]
         try:
             done = subprocess.run(
-                command, capture_output=True, text=True, check=False, **child_options()
+                command, capture_output=True, text=True, check=False, **program_options()
             )
         except OSError as error:
             why = f"the compiled search did not run: {error}"
@@ -426,7 +431,7 @@ class NativeProver:
         command = [str(self.program), "moves", self.variant.name, str(self.pure_dir)]
         command += [str(self.rules_dir), *self._node(state, clocks)]
         done = subprocess.run(
-            command, capture_output=True, text=True, check=False, **child_options()
+            command, capture_output=True, text=True, check=False, **program_options()
         )
         if done.returncode != 0:
             raise RulebookError(f"the compiled search failed: {done.stderr.strip()}")
@@ -561,7 +566,7 @@ class ProverSession:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
-                **child_options(),
+                **program_options(),
             )
         return self._process
 

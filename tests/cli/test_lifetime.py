@@ -144,3 +144,37 @@ def test_a_killed_table_build_leaves_nothing_running_and_the_next_run_completes(
     tables = checker_tables(INTERNATIONAL, cache_dir=tmp_path / "endgame")
     for kind in (tables.pure, tables.rules):
         assert all(kind.path(m).is_file() for m in left_out)
+
+
+ORPHAN = """
+import sys
+from pathlib import Path
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.rules import INTERNATIONAL, Position
+from rulebook_build.rules.drawrules import DrawClocks
+
+program = binaries.executable(default_cache_dir(), binaries.PROVER_SOURCE)
+empty = Path(sys.argv[1])
+prover = binaries.NativeProver(program, empty, empty, variant=INTERNATIONAL)
+start = Position.initial(INTERNATIONAL).state()
+prover.solve(start, DrawClocks(None, 0, 0, None, 0), seconds=300, node_limit=10**12)
+"""
+"""A process that starts a long compiled search (the opening position, five minutes) and waits."""
+
+
+def test_a_compiled_search_ends_when_the_process_that_started_it_is_killed(
+    tmp_path: Path,
+) -> None:
+    # the search is started as every compiled program is (lifetime.program_options: no function
+    # between fork and exec, the program asks the kernel itself); its parent is killed outright,
+    # as the out-of-memory killer does, so nothing of ours runs in the parent and the search's
+    # pipes stay open with no one reading: only the kernel's signal can end it
+    parent = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN, str(tmp_path)], cwd=ROOT, stderr=subprocess.PIPE
+    )
+    try:
+        wait_for(parent, lambda found: any("prover-" in line for line in found.values()))
+        assert stop_and_watch(parent, signal.SIGKILL) == {}
+    finally:
+        parent.kill()

@@ -20,18 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <signal.h>
-#include <sys/prctl.h>
-#endif
-
-/* a program run for a Python process ends with it: a table build whose caller was killed (a
- * lost worker of a cluster) must not go on writing files that the rerun writes too */
-static void die_with_parent(void) {
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-}
+#include "lifetime.h" /* die_with_parent */
 
 typedef uint64_t bb;
 

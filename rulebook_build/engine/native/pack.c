@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lifetime.h" /* die_with_parent */
+
 #define CAP 63
 #define CHUNK (1 << 20)
 
@@ -31,6 +33,7 @@ static int code_of(int16_t pure, int16_t rules) {
 }
 
 int main(int argc, char **argv) {
+    die_with_parent();
     if (argc != 6) {
         fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n");
         return 1;

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import BinaryIO, Final, Protocol, overload
 
 from rulebook_build.engine.tables import tablefile
-from rulebook_build.lifetime import child_options
+from rulebook_build.lifetime import program_options
 
 FORMAT: Final = "compact-1"
 BLOCK: Final = 4096
@@ -110,7 +110,7 @@ def codes_compiled(
         [str(program), str(pure[0]), str(pure[1]), str(rules[0]), str(rules[1]), str(slots)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        **child_options(),
+        **program_options(),
     ) as run:
         assert run.stdout is not None and run.stderr is not None
         while chunk := run.stdout.read(1 << 20):
