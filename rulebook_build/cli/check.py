@@ -107,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deterministic",
         action="store_true",
-        help="count the time limit in work (positions searched, at 600,000 a second for the "
+        help="count the time limit in work (positions searched, at 800,000 a second for the "
         "compiled search), not in wall time: the same JSON, apart from 'seconds', on every "
         "machine, under any load and with any --jobs; a run may then take longer than its limit",
     )

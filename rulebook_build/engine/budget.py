@@ -21,15 +21,15 @@ from __future__ import annotations
 import time
 from typing import Final
 
-COMPILED_RATE: Final = 600_000
+COMPILED_RATE: Final = 800_000
 """Positions a second of work of the compiled search: what it makes on the 2-core development
 machine in judgements of 20 s, two side by side as the stored verdicts are made, from request to
 parsed answer (``benchmarks/work_rates.py``; the figures and their history are in
 ``benchmarks/README.md``, "Work rates").  Changing a rate changes what a limit buys, so every
 stored verdict must be judged again."""
-PYTHON_RATE: Final = 10_000
+PYTHON_RATE: Final = 12_500
 """Positions a second of work of the Python search, measured in the same judgements."""
-CHECK_RATE: Final = 19_500
+CHECK_RATE: Final = 26_000
 """Positions a second of checking a compiled search's tree in Python (``search.py _adopt``),
 measured in the same judgements and by ``benchmarks/tree_check.py``."""
 SAFETY: Final = 20.0
