@@ -27,15 +27,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import product
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.engine import binaries
-from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.engine.tables.index import material_name, material_of_name
 from rulebook_build.engine.tables.retrograde import exit_classes, members_of
-from rulebook_build.rules import FRISIAN
 
 ROOT = Path(__file__).resolve().parents[1]
 Material = tuple[int, int, int, int]
@@ -69,8 +68,11 @@ def compile_builder(folder: Path, revision: str | None) -> Path:
 def classes_to_build(pieces: int, extra: list[Material]) -> list[Material]:
     """Every class of up to ``pieces`` pieces, the ``extra`` ones and what they lead to, in
     building order, one member of each pair."""
-    tables = EndgameTables(FRISIAN, max_pieces=pieces, cache_dir=Path(tempfile.mkdtemp()))
-    wanted = set(tables.material_classes())
+    wanted = {
+        (a, b, c, d)
+        for a, b, c, d in product(range(pieces + 1), repeat=4)
+        if 2 <= a + b + c + d <= pieces and a + b and c + d
+    }
     waiting = list(extra)
     while waiting:
         material = waiting.pop()
