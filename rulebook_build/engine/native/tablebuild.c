@@ -51,6 +51,12 @@ typedef int16_t val;
 #define UNUSED (-2)
 #define DONE 0xFF
 #define WIN_QUEUED 0xFE /* a child is lost: queued once as a win (the first time is the shortest) */
+/* The side to move has a capture: a move taken back to this node is no legal quiet move, so the
+ * node is nobody's parent.  Marked in the count itself (its capture exits are all counted by
+ * initialise, and none is ever taken off), so that a parent's one read of its count, fetched
+ * with the others (settle), also tells whether it is one: a separate bit a placement cost a
+ * second read from memory in no order for every parent found, a tenth of a Fries Spel build. */
+#define CAPTURING 0xFD
 #define MAX_DIST 4096
 
 /* ------------------------------------------------------------------ the tables it leads to */
@@ -228,34 +234,10 @@ static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, ru
     return 1;
 }
 
-/* Whether the side to move has a capture, by placement (a node divided by DIGITS, the nodes a
- * placement has: one for every run of both sides, 1 in International): initialise sets it for
- * every node, since it generates the captures anyway, and a move taken back is a legal quiet
- * move only where its mover had none.  Testing each parent again took a third of the time of a
- * Fries Spel class of kings.  Whole, one bit a placement of the pair; by slices, of the slice. */
-static uint8_t *CAPTURING;
+/* The nodes of one placement (one for every run of both sides, 1 in International): a node
+ * divided by DIGITS is its placement. */
 static uint64_t DIGITS;
 static divisor BY_DIGITS;
-
-static inline void mark_capturing(uint64_t node) {
-    uint64_t p = quotient(node, BY_DIGITS);
-    CAPTURING[p >> 3] |= (uint8_t)(1u << (p & 7));
-}
-
-static inline int capturing(uint64_t node) {
-    uint64_t p = quotient(node, BY_DIGITS);
-    return CAPTURING[p >> 3] >> (p & 7) & 1;
-}
-
-/* the placement whose captures CAPS holds (see initialise); none at the start of a slice */
-#define NO_PLACEMENT UINT64_MAX
-static uint64_t CAPS_OF = NO_PLACEMENT;
-
-static uint8_t *capture_marks(uint64_t nodes) {
-    uint8_t *marks = calloc(nodes / DIGITS / 8 + 1, 1);
-    if (!marks) { fprintf(stderr, "tablebuild: out of memory\n"); exit(1); }
-    return marks;
-}
 
 /* one capture or promotion, worth ``v`` for the child's side to move: a draw or a win for the
  * side to move keeps this position from being lost; a win for the child counts towards a loss */
@@ -269,37 +251,53 @@ static void count_exit(val v, int *remaining, int *longest, int *best_win) {
     if (v != DRAW && (!*best_win || v + 1 < *best_win)) *best_win = v + 1;
 }
 
-/* the forward moves of one position: counts quiet moves that stay in the pair, looks up the rest */
-static void initialise(uint64_t node) {
+/* what a node's forward moves add up to: the moves, those that do not lose (counted down as
+ * their children are found won), the longest loss and the shortest win among its exits */
+typedef struct {
+    int moves, remaining, longest, best_win;
+} tally;
+
+/* The forward moves of the nodes of one placement (DIGITS nodes in a row, one for every run of
+ * both sides): counts quiet moves that stay in the pair, looks up the rest.  The position is
+ * decoded and its captures generated once for all its nodes, and what the moves add up to is
+ * worked out once a run: a capture or a man's move depends only on the other side's run (which
+ * it carries on), a quiet king move only on the side to move's own (Fries Spel art. 17: the
+ * king whose run is at three may not make one).  Decoding and generating for each node again
+ * took a quarter of the time of a Fries Spel class with runs. */
+static void initialise(uint64_t first) {
     int k;
     bb om, ok, pm, pk;
     run own, other;
-    if (!decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other)) {
-        VALUES[node] = UNUSED;
-        REMAINING[node] = DONE;
+    if (!decode_node(first, &k, &om, &ok, &pm, &pk, &own, &other)) {
+        for (uint64_t node = first; node < first + DIGITS; node++) {
+            VALUES[node] = UNUSED;
+            REMAINING[node] = DONE;
+        }
         return;
     }
-    VALUES[node] = DRAW;
-    LONGEST[node] = 0;
     if (DRAWN_AT_ONCE && one_king_each_is_drawn(ok, pk)) {
-        REMAINING[node] = DONE; /* a draw now, whatever follows */
+        for (uint64_t node = first; node < first + DIGITS; node++) {
+            VALUES[node] = DRAW;
+            LONGEST[node] = 0;
+            REMAINING[node] = DONE; /* a draw now, whatever follows */
+        }
         return;
     }
-    /* after a capture or promotion the other side moves with its run as it was, if it still
-     * counts (its king not captured, its men not all gone) */
-    run carried = mirror_run(other);
-    int remaining = 0, moves = 0, best_win = 0;
-    int longest = 0;
+    const layout *l = &MEMBERS[k].l;
     int parent_ending = ending_of(__builtin_popcountll(om), __builtin_popcountll(ok),
                                   __builtin_popcountll(pm), __builtin_popcountll(pk));
-    /* the nodes of a placement come one after another (its runs are the last digits), and
-     * have the same captures: CAPS still holds them (nothing below generates captures) */
-    uint64_t placement = quotient(node, BY_DIGITS);
-    int n = placement == CAPS_OF ? CAP_COUNT : captures(om, ok, pm, pk);
-    CAPS_OF = placement;
+    int n = captures(om, ok, pm, pk);
     if (CAP_OVERFLOW) { fprintf(stderr, "tablebuild: more capture routes than %d\n", MAX_CAPTURES); exit(1); }
-    if (n) {
-        mark_capturing(node);
+    bb empty = BOARD & ~(om | ok | pm | pk);
+    /* the captures, or else the men's moves, for each run of the other side */
+    tally by_other[32];
+    for (uint64_t o = 0; o < l->other_digits; o++) {
+        tally *t = &by_other[o];
+        *t = (tally){0, 0, 0, 0};
+        other = l->other_digits > 1 ? run_of_digit(o, pk) : NO_RUN;
+        /* after a capture or promotion the other side moves with its run as it was, if it
+         * still counts (its king not captured, its men not all gone) */
+        run carried = mirror_run(other);
         for (int i = 0; i < n; i++) {
             capture *c = &CAPS[i];
             bb from = (bb)1 << c->origin, to = (bb)1 << c->dest;
@@ -310,53 +308,63 @@ static void initialise(uint64_t node) {
                 if (to & PROMOTION) nk |= to; else nm |= to;
             }
             bb qm = pm & ~c->captured, qk = pk & ~c->captured;
-            moves++;
+            t->moves++;
             run kept = qm && (qk >> other.bit & 1) ? carried : NO_RUN;
             val v = exit_value(mirror(qm), mirror(qk), mirror(nm), mirror(nk), kept, 1, parent_ending);
-            count_exit(v, &remaining, &longest, &best_win);
+            count_exit(v, &t->remaining, &t->longest, &t->best_win);
         }
-    } else {
-        bb empty = BOARD & ~(om | ok | pm | pk);
+        if (n) continue;
         for (bb x = om; x; x &= x - 1) {
-            int o = __builtin_ctzll(x);
+            int from = __builtin_ctzll(x);
             for (int d = 0; d < 2; d++) { /* men move up only */
-                if (!RAY_LEN[d][o]) continue;
-                int t = RAY[d][o][0];
-                if (!(empty >> t & 1)) continue;
-                moves++;
-                bb to = (bb)1 << t;
+                if (!RAY_LEN[d][from]) continue;
+                int square = RAY[d][from][0];
+                if (!(empty >> square & 1)) continue;
+                t->moves++;
+                bb to = (bb)1 << square;
                 if (to & PROMOTION) {
-                    val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << o)),
+                    val v = exit_value(mirror(pm), mirror(pk), mirror(om & ~((bb)1 << from)),
                                        mirror(ok | to), carried, 0, parent_ending);
-                    count_exit(v, &remaining, &longest, &best_win);
+                    count_exit(v, &t->remaining, &t->longest, &t->best_win);
                 } else if (SLICES) { /* into a slice built before: its value is known */
                     const member *pa = &MEMBERS[MEMBERS[k].partner];
-                    bb after = mirror((om & ~((bb)1 << o)) | to);
+                    bb after = mirror((om & ~((bb)1 << from)) | to);
                     /* the mover's run ends with a man's move, the other side's goes on */
                     int64_t i = slot_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok), carried, NO_RUN);
                     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
-                    count_exit(OUT[MEMBERS[k].partner][i], &remaining, &longest, &best_win);
-                } else remaining++;
+                    count_exit(OUT[MEMBERS[k].partner][i], &t->remaining, &t->longest, &t->best_win);
+                } else t->remaining++;
             }
         }
-        /* Fries Spel art. 17: the king whose run is at three may not make a quiet move */
-        int blocked = FRISIAN && own.count >= RUN_LIMIT && om ? own.bit : -1;
+    }
+    /* the quiet moves of each king (none where the side to move must capture) */
+    int king_moves = 0, moves_of[64];
+    if (!n)
         for (bb x = ok; x; x &= x - 1) {
-            int o = __builtin_ctzll(x);
-            if (o == blocked) continue;
+            int from = __builtin_ctzll(x), count = 0;
             for (int d = 0; d < 4; d++)
-                for (int i = 0; i < RAY_LEN[d][o] && (empty >> RAY[d][o][i] & 1); i++) {
-                    moves++;
-                    remaining++;
-                }
+                for (int i = 0; i < RAY_LEN[d][from] && (empty >> RAY[d][from][i] & 1); i++) count++;
+            moves_of[from] = count;
+            king_moves += count;
+        }
+    uint64_t node = first;
+    for (uint64_t d = 0; d < l->own_digits; d++) {
+        own = l->own_digits > 1 ? run_of_digit(d, ok) : NO_RUN;
+        int kings = king_moves;
+        /* Fries Spel art. 17: the king whose run is at three may not make a quiet move */
+        if (!n && FRISIAN && own.count >= RUN_LIMIT && om) kings -= moves_of[own.bit];
+        for (uint64_t o = 0; o < l->other_digits; o++, node++) {
+            const tally *t = &by_other[o];
+            int moves = t->moves + kings, remaining = t->remaining + kings;
+            VALUES[node] = DRAW;
+            LONGEST[node] = (val)t->longest;
+            REMAINING[node] = n ? CAPTURING : (uint8_t)remaining;
+            if (!moves) push(0, node);
+            else if (t->best_win) push(t->best_win, node);
+            else if (!remaining) push(t->longest, node);
+            if (remaining > 250) { fprintf(stderr, "tablebuild: too many moves\n"); exit(1); }
         }
     }
-    LONGEST[node] = (val)longest;
-    REMAINING[node] = (uint8_t)remaining;
-    if (!moves) push(0, node);
-    else if (best_win) push(best_win, node);
-    else if (!remaining) push(longest, node);
-    if (remaining > 250) { fprintf(stderr, "tablebuild: too many moves\n"); exit(1); }
 }
 
 /* the parent ``first`` (a node of member ``pa`` with no run of its side to move), and the same
@@ -414,7 +422,7 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                     r[0] = rank_of(0, a, pm4[0]);
                     first = node_of_ranks(pa, r, b, e, NO_RUN, before);
                 }
-                if (first < 0 || capturing((uint64_t)first)) continue;
+                if (first < 0) continue;
                 visit_parents(pa, (uint64_t)first, b, runs, -1, visit, distance);
             }
         }
@@ -431,13 +439,13 @@ static void for_each_parent(uint64_t node, void (*visit)(uint64_t, int), int dis
                 if (!runs || other.count == 1) {
                     int64_t first = SLICES ? slice_node_of(pa, a, b, c, e, NO_RUN, before)
                                            : node_of_ranks(pa, r, b, e, NO_RUN, before);
-                    if (first < 0 || capturing((uint64_t)first)) continue;
+                    if (first < 0) continue;
                     visit_parents(pa, (uint64_t)first, b, runs ? 2 : 0, mirror_bit(f), visit, distance);
                 } else {
                     run moved = {other.count - 1, mirror_bit(f)};
                     int64_t j = SLICES ? slice_node_of(pa, a, b, c, e, moved, before)
                                        : node_of_ranks(pa, r, b, e, moved, before);
-                    if (j >= 0 && !capturing((uint64_t)j)) visit((uint64_t)j, distance);
+                    if (j >= 0) visit((uint64_t)j, distance);
                 }
             }
     }
@@ -447,14 +455,14 @@ static void parent_of_loss(uint64_t parent, int distance) {
     /* the child is lost in ``distance``: the parent wins in one more.  Children are settled by
      * increasing distance, so the first lost child gives the shortest win and the parent is
      * queued once (a capture's win queued by initialise may still be shorter, and comes first) */
-    if (REMAINING[parent] >= WIN_QUEUED) return; /* settled (DONE) or queued already */
+    if (REMAINING[parent] >= CAPTURING) return; /* settled (DONE), queued already, or no parent */
     REMAINING[parent] = WIN_QUEUED;
     push(distance + 1, parent);
 }
 
 static void parent_of_win(uint64_t parent, int distance) {
     /* a node queued as a win is no loss: its moves need no more counting */
-    if (REMAINING[parent] >= WIN_QUEUED) return;
+    if (REMAINING[parent] >= CAPTURING) return;
     if (distance + 1 > LONGEST[parent]) LONGEST[parent] = (val)(distance + 1);
     if (--REMAINING[parent] == 0) push(LONGEST[parent], parent);
 }
@@ -480,18 +488,31 @@ static void found(uint64_t parent, int distance) {
     FOUND[FOUND_COUNT++] = parent;
 }
 
+#define AHEAD 16 /* nodes of a bucket whose counts and values are fetched ahead of their turn */
+#define BATCH 32 /* nodes of a bucket settled before their parents are updated */
+
 /* values by increasing distance from the buckets; keeps their memory for the next slice */
 static void settle(int keep) {
     for (int distance = 0; distance <= TOP_DISTANCE; distance++) {
         bucket *b = &BUCKETS[distance];
-        for (size_t i = 0; i < b->count; i++) {
-            uint64_t node = b->items[i];
-            if (REMAINING[node] == DONE) continue;
-            if (VALUES[node] != DRAW) continue;
-            VALUES[node] = (val)distance;
-            REMAINING[node] = DONE;
+        /* BATCH nodes settled, then all their parents' counts fetched and updated: the fetches
+         * of one node's few parents had too little to overlap with.  The same values as node by
+         * node: a parent's update never settles a node nor changes whether it is settled when
+         * its turn comes, and pushes only into later buckets */
+        for (size_t i = 0; i < b->count;) {
             FOUND_COUNT = 0;
-            for_each_parent(node, found, distance);
+            for (size_t end = i + BATCH < b->count ? i + BATCH : b->count; i < end; i++) {
+                uint64_t node = b->items[i];
+                if (i + AHEAD < b->count) { /* the bucket's nodes are in no order: fetch early */
+                    __builtin_prefetch(&REMAINING[b->items[i + AHEAD]], 1);
+                    __builtin_prefetch(&VALUES[b->items[i + AHEAD]], 1);
+                }
+                if (REMAINING[node] == DONE) continue;
+                if (VALUES[node] != DRAW) continue;
+                VALUES[node] = (val)distance;
+                REMAINING[node] = DONE;
+                for_each_parent(node, found, distance);
+            }
             for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&REMAINING[FOUND[j]], 1);
             if (distance & 1) {
                 for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&LONGEST[FOUND[j]], 1);
@@ -565,16 +586,21 @@ static void build_slice(const slice *one) {
     SLICE_MEN[0][1] = one->other;
     SLICE_MEN[1][0] = mirror(one->other);
     SLICE_MEN[1][1] = mirror(one->own);
-    memset(CAPTURING, 0, 2 * SLICE_SIZE / DIGITS / 8 + 1);
-    CAPS_OF = NO_PLACEMENT; /* the placements of a slice are numbered from 0 again */
-    for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) initialise(node);
+    for (uint64_t node = 0; node < 2 * SLICE_SIZE; node += DIGITS) initialise(node);
     settle(1);
-    for (uint64_t node = 0; node < 2 * SLICE_SIZE; node++) {
-        int k;
-        bb om, ok, pm, pk;
-        run own, other;
-        if (!decode_node(node, &k, &om, &ok, &pm, &pk, &own, &other)) continue;
-        OUT[k][slot_of(&MEMBERS[k].l, om, ok, pm, pk, own, other)] = VALUES[node];
+    /* A slice's nodes of one placement of the kings to move lie in a member's table in the
+     * same order, one after another: the placements of the other kings, each with its runs
+     * (slot_of).  Copied so, a block at a time, instead of each node decoded and its slot
+     * worked out again; an unused node is UNUSED in both. */
+    for (int k = 0; k < 2; k++) {
+        const layout *l = &MEMBERS[k].l;
+        uint64_t r0 = (uint64_t)rank_of(0, SLICE_MEN[k][0], l->m[0]);
+        uint64_t r2 = (uint64_t)rank_of(2, SLICE_MEN[k][1], l->m[2]);
+        uint64_t block = l->count[3] * DIGITS;
+        for (uint64_t r1 = 0; r1 < l->count[1]; r1++) {
+            uint64_t slot = (r0 * l->mult[0] + r1 * l->mult[1] + r2 * l->mult[2]) * DIGITS;
+            memcpy(&OUT[k][slot], &VALUES[k * SLICE_SIZE + r1 * block], sizeof(val) * block);
+        }
     }
 }
 
@@ -609,7 +635,6 @@ static int build_by_slices(double started, int jobs) {
     SLICE_SIZE = l->count[1] * l->count[3] * l->own_digits * l->other_digits;
     if (2 * SLICE_SIZE >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: slice too large\n"); return 1; }
     VALUES = malloc(sizeof(val) * 2 * SLICE_SIZE);
-    CAPTURING = capture_marks(2 * SLICE_SIZE);
     REMAINING = malloc(2 * SLICE_SIZE);
     LONGEST = malloc(sizeof(val) * 2 * SLICE_SIZE);
     slice *slices = malloc(sizeof(slice) * l->count[0] * l->count[2]);
@@ -718,15 +743,14 @@ int main(int argc, char **argv) {
     if (SLICES) return build_by_slices(started, jobs);
     if (total >= 0xFFFFFFFFull) { fprintf(stderr, "tablebuild: class pair too large (build it by slices)\n"); return 1; }
     VALUES = malloc(sizeof(val) * total);
-    CAPTURING = capture_marks(total);
     REMAINING = malloc(total);
     LONGEST = malloc(sizeof(val) * total);
     if (!VALUES || !REMAINING || !LONGEST) { fprintf(stderr, "tablebuild: out of memory\n"); return 1; }
     for (int k = 0; k < MEMBER_COUNT; k++) {
         uint64_t size = MEMBERS[k].l.slots;
-        for (uint64_t i = 0; i < size; i++) {
+        for (uint64_t i = 0; i < size; i += DIGITS) {
             initialise(MEMBERS[k].offset + i);
-            if ((i & 0xFFFFFF) == 0 && i)
+            if (i / DIGITS % 0x100000 == 0 && i)
                 fprintf(stderr, "tablebuild: forward pass %.0f%%\n", 100.0 * (MEMBERS[k].offset + i) / total);
         }
     }
