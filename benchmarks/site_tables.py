@@ -1,6 +1,7 @@
 """What the check page downloads of the site's tables: requests, bytes and blocks, by page size.
 
-    python benchmarks/site_tables.py [--pages 4,8,16,32] [--whole 32768] [--time-limit 20] FILE...
+    python benchmarks/site_tables.py [--pages 4,8,16,32] [--whole 32768] [--time-limit 20]
+        [--rounds] [--folder DIR] FILE...
 
 Judges each problem as the page does (counted in work, the compiled search as WebAssembly run
 by wasmtime, the tables the site build publishes read through ``tables/remote.py``), with the
@@ -9,6 +10,13 @@ each, beside the table cache), and prints per problem the grade, the requests, t
 fetched and the blocks kept (the page's blocks that passed their checks).  The page fetches
 through its worker's Range requests; here a fetch reads the published file, so only the counts
 are the page's, not the times.  Needs the site's tables published (``rulebook build``) and Zig.
+
+``--rounds``: the search never waits for a block (``tests/checker/wasm_host.py``): it notes the
+blocks it lacks, they are fetched together, and it runs again until a run lacks none.  Printed
+per problem: the rounds of fetching (one after another; the requests of a round could be in
+flight together), the blocks each round wanted, the searches rerun, and the seconds of all
+runs beside those of the last run of each search (what a search that waited would have cost
+without its waits).  ``--folder``: where the tables are published (default beside the cache).
 """
 
 from __future__ import annotations
@@ -39,6 +47,9 @@ def main() -> int:
         "--whole", default=str(remote.WHOLE_BYTES), help="classes fetched whole up to these bytes"
     )
     parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--rounds", action="store_true", help="searches that do not wait")
+    parser.add_argument("--enough", type=int, default=0, help="a run stops at these blocks wanted")
+    parser.add_argument("--folder", type=Path, default=default_cache_dir() / "site-benchmark")
     args = parser.parse_args()
     program = wasm.wasm_build(default_cache_dir())
     assert program is not None, "Zig is missing: pip install -e '.[wasm]'"
@@ -54,12 +65,13 @@ def main() -> int:
             variant = game_variant(game)
             assert variant is not None
             tables = checker_tables(variant)
-            folder = default_cache_dir() / "site-benchmark" / f"{variant.name}-page-{page}"
+            folder = args.folder / f"{variant.name}-page-{page}"
             manifest = remote.publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant.name])
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
             site = remote.site_checker_tables(variant, manifest, fetch)
-            site.host = WasmtimeHost(program, site)
+            host = WasmtimeHost(program, site, rounds=args.rounds, enough=args.enough)
+            site.host = host
             checker = Checker(opened={variant.name: site})
             began = time.perf_counter()
             judgement = checker.judge(game, variant=variant, seconds=args.time_limit, by_work=True)
@@ -71,7 +83,25 @@ def main() -> int:
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,
             )
+            if host.rounds is not None:
+                print("    " + rounds_said(host.rounds, requests), flush=True)
+                print(f"    memory kept before a request: {host.kept_bytes / 1e6:.0f} MB")
     return 0
+
+
+def rounds_said(rounds: list[list[tuple[int, float]]], requests: list[tuple[str, int, int]]) -> str:
+    """The rounds of fetching of a judgement whose searches do not wait (see the docstring)."""
+    wanted = [w for runs in rounds for w, _ in runs if w]
+    rerun = sum(1 for runs in rounds if len(runs) > 1)
+    every = sum(s for runs in rounds for _, s in runs)
+    last = sum(runs[-1][1] for runs in rounds if runs)
+    page_lists = sum(1 for name, _, _ in requests if name.endswith(remote.PAGES))
+    shape = ",".join(str(len(runs) - 1) for runs in rounds if len(runs) > 1)
+    return (
+        f"{len(rounds)} searches, {rerun} rerun (rounds each: {shape or '-'}); "
+        f"{len(wanted)} rounds, blocks wanted {wanted}; "
+        f"{page_lists} page-list requests; runs {every:.1f} s, last runs {last:.1f} s"
+    )
 
 
 if __name__ == "__main__":

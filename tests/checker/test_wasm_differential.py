@@ -124,6 +124,34 @@ def test_a_session_goes_on_where_the_last_search_stopped(both: Published) -> Non
     ]
 
 
+def test_a_search_that_does_not_wait_for_blocks_ends_as_one_that_waits(
+    both: Published, tmp_path: Path, wasm_program: Path
+) -> None:
+    """``benchmarks/site_tables.py --rounds``: the searches of a session run again until a run
+    lacks no block (``wasm_host.py``); the answers are those of the searches that wait."""
+    manifest = publish(checker_tables(both.variant), tmp_path, pieces=PIECES)
+    site = site_checker_tables(both.variant, manifest, folder_fetch(tmp_path))
+    host = WasmtimeHost(wasm_program, site, rounds=True, enough=4)
+    site.host = host
+    hosted = site.prover()
+    assert hosted is not None
+    rng = random.Random(37)
+    nodes = [random_node(both.variant, rng) for _ in range(12)]
+    with both.native.session(5) as expected_session:
+        expected = [expected_session.solve(s, c, seconds=60, node_limit=3_000) for s, c in nodes]
+    session = hosted.session(5)
+    try:
+        found = [session.solve(s, c, seconds=60, node_limit=3_000) for s, c in nodes]
+    finally:
+        session.close()
+    assert [(a.verdict, a.nodes, a.choices, a.open_line) for a in found] == [
+        (a.verdict, a.nodes, a.choices, a.open_line) for a in expected
+    ]
+    # searches were run again, after a session's earlier searches had filled its tables
+    assert host.rounds is not None
+    assert sum(len(runs) > 1 for runs in host.rounds[1:]) >= 2, host.rounds
+
+
 SMALL = """[Event "example"]
 [SetUp "1"]
 [FEN "W:W26,31,36:B6,17,39"]

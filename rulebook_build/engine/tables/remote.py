@@ -284,6 +284,17 @@ class RemoteCompactTable:
         self._cache[number] = found
         return found
 
+    def held(self, number: int) -> bool:
+        """Whether :meth:`block` answers ``number`` without a request: its codes or its
+        stream are here, or it (or the whole class) was refused for good."""
+        return (
+            number in self._cache
+            or number in self._streams
+            or number in self._refused_blocks
+            or self._unreachable is not None
+            or not 0 <= number < self.blocks
+        )
+
     def _refused(self, reason: str, block: int | None = None) -> tablefile.DamagedTable:
         """The refusal of a block (or of the page list), noted as the class's fault."""
         if block is not None:
@@ -461,6 +472,11 @@ class SiteCheckerTables(CheckerTables):
         """``rb_table_blocks``: the blocks of a class's table, 0 where the site has none."""
         table = self.remote.get(material)
         return 0 if table is None else table.blocks
+
+    def held(self, material: Material, block: int) -> bool:
+        """Whether :meth:`codes` answers without a request (a class the site lacks too)."""
+        table = self.remote.get(material)
+        return table is None or table.held(block)
 
     def codes(self, material: Material, block: int) -> bytes | None:
         """``rb_table_block``: a block's codes, checked; None when they cannot be had."""
