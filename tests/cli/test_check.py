@@ -191,7 +191,8 @@ def test_the_text_report_lists_the_opinions_under_the_criteria(
     games, errors = read_pdn_file(PWCP)
     assert not errors
     path = tmp_path / "open.pdn"
-    path.write_text(write_game(games[3]), encoding="utf-8")
+    # A8: open at 20 s (criteria C and G), so surely at one second
+    path.write_text(write_game(games[7]), encoding="utf-8")
     main(["check", "--deterministic", "--time-limit", "1", str(path)])
     out = capsys.readouterr().out
     assert "Engine opinions (not proofs):" in out

@@ -504,7 +504,8 @@ def test_what_stays_open_gets_the_engines_opinion_as_on_the_command_line(
     proof."""
     games, errors = read_pdn_file(PWCP)
     assert not errors
-    text = write_game(games[3])
+    # A8: open at 20 s (criteria C and G), so surely at one second
+    text = write_game(games[7])
     fragment = "#pdn=" + urllib.parse.quote(text) + "&seconds=1&run=1"
     page = open_checker(browser, server, fragment, axe=True)
     wait_for_report(page, timeout=120_000)
