@@ -2,7 +2,8 @@
 (``benchmarks/opinion.py --variant frisian``).
 
     python benchmarks/frisian_questions.py [--seconds 1.0] [--composed 150] [--endings 250]
-        [--seed 55] [--out benchmarks/data/frisian-questions.json]
+        [--hard 60] [--hard-seconds 10] [--hard-positions 50000] [--seed 55]
+        [--out benchmarks/data/frisian-questions.json]
 
 A question is "does White win here?" (with either side to move: after a first move it is
 Black's turn), asked of a position given as a FEN, and settled means the checker's proof search
@@ -17,7 +18,11 @@ counted.  Three sources, in this order:
 - ``composed``: positions drawn by the sampler of ``scripts/compose_problems.py`` (men only,
   combinations likely, White to move), ``--composed`` of them asked;
 - ``ending``: random Fries Spel endings of 6 to 9 pieces (men and up to one king a side,
-  either side to move, the material within one piece), ``--endings`` of them asked.
+  either side to move, the material within one piece), ``--endings`` of them asked;
+- ``hard``: more such endings, drawn until ``--hard`` of them are found that the search
+  settles only with at least ``--hard-positions`` positions (within ``--hard-seconds`` of work):
+  the others are so one-sided that any evaluation agrees with the proof, and tell king values
+  apart no better than a coin would.
 
 Each question keeps its FEN, the answer (``wins``), how it was settled (``proved`` or
 ``refuted``), the positions the search used and where it came from.  Duplicated FENs are asked
@@ -128,6 +133,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="work to settle each")
     parser.add_argument("--composed", type=int, default=150)
     parser.add_argument("--endings", type=int, default=250)
+    parser.add_argument("--hard", type=int, default=60)
+    parser.add_argument("--hard-seconds", type=float, default=10.0)
+    parser.add_argument("--hard-positions", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=55)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
@@ -162,6 +170,29 @@ def main() -> int:
                 "where": where,
             }
         )
+    hard_rng = random.Random(args.seed + 1)
+    drawn = 0
+    while sum(q["source"] == "hard" for q in questions) < args.hard and drawn < 100 * args.hard:
+        drawn += 1
+        fen = format_fen(ending(hard_rng))
+        if fen in seen:
+            continue
+        seen.add(fen)
+        verdict, nodes = settle(tables, fen, args.hard_seconds)
+        if verdict == "undecided" or nodes < args.hard_positions:
+            left["hard (easier or open)"] += 1
+            continue
+        questions.append(
+            {
+                "fen": fen,
+                "wins": verdict == "proved",
+                "settled": verdict,
+                "positions": nodes,
+                "source": "hard",
+                "where": f"hard ending {drawn}",
+                "seconds_of_work": args.hard_seconds,
+            }
+        )
     seconds = time.perf_counter() - started
     kinds = Counter(f"{q['source']} {q['settled']}" for q in questions)
     print(f"{len(questions)} settled of {len(seen)} asked in {seconds:.0f} s: {dict(kinds)}")
@@ -169,6 +200,8 @@ def main() -> int:
     data = {
         "made_by": "benchmarks/frisian_questions.py",
         "seconds_of_work": args.seconds,
+        "hard_seconds_of_work": args.hard_seconds,
+        "hard_positions": args.hard_positions,
         "seed": args.seed,
         "questions": questions,
     }
