@@ -203,7 +203,9 @@ def unique(questions: Sequence[Question]) -> list[Question]:
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """How often the engine's opinion agreed with the proof on the questions the proof search
-    settled, at the default budget (``benchmarks/opinion.py`` writes it)."""
+    settled, at the default budget, in one variant (``benchmarks/opinion.py`` writes it): the
+    International questions come from the stored verdicts, the Fries Spel ones from
+    ``benchmarks/data/frisian-questions.json``, and each variant's opinions quote their own."""
 
     agreed: int
     asked: int
@@ -211,6 +213,7 @@ class Calibration:
     open_agreed: int = 0
     open_asked: int = 0
     """Of the questions a 20 s check left open and a 120 s check settled: the harder kind."""
+    variant: str = "international"
 
     @property
     def percent(self) -> float:
@@ -218,18 +221,27 @@ class Calibration:
 
 
 @functools.cache
-def calibration() -> Calibration | None:
-    """The rate measured last (``calibration.json`` beside this module), or None before the
-    first measurement."""
+def _measured() -> dict[str, object]:
     try:
         text = resources.files(__package__).joinpath("calibration.json").read_text("utf-8")
     except FileNotFoundError:
-        return None
+        return {}
     data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def calibration(variant: str = "international") -> Calibration | None:
+    """The rate measured last for ``variant`` (``calibration.json`` beside this module, keyed
+    by variant), or None before its first measurement."""
+    data = _measured().get(variant)
+    if not isinstance(data, dict):
+        return None
     return Calibration(
         int(data["agreed"]),
         int(data["asked"]),
         int(data["budget"]),
         int(data.get("open_agreed", 0)),
         int(data.get("open_asked", 0)),
+        variant,
     )

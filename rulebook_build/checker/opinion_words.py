@@ -46,6 +46,13 @@ _WORDS_IDS: Final[dict[str, str]] = {
         "with the proof {percent} of the time ({agreed} of {asked}); the questions that stay "
         "open are often harder.",
     ),
+    "calibration_frisian": define(
+        "opinion.calibration_frisian",
+        "On the Fries Spel questions the proof search settled (the examples, composed "
+        "positions and random endings), the engine's opinion at this budget agreed with the "
+        "proof {percent} of the time ({agreed} of {asked}); the questions that stay open are "
+        "often harder.",
+    ),
     "uncalibrated": define(
         "opinion.uncalibrated",
         "The engine's opinion has not been compared with the proofs yet.",
@@ -108,17 +115,17 @@ def heading(lang: str = "en") -> str:
 
 
 def calibration_text(found: Calibration | None, lang: str = "en") -> str:
-    """How far the opinions can be trusted, as measured (``benchmarks/opinion.py``)."""
+    """How far the opinions can be trusted, as measured (``benchmarks/opinion.py``) in the
+    variant of ``found``: each variant's sentence says which questions it was measured on."""
     words = _words(lang)
     if found is None or not found.asked:
         return words["uncalibrated"]
     percent = f"{found.percent:.1f}"
     if lang != "en":
         percent = percent.replace(".", ",")
+    sentence = "calibration_frisian" if found.variant == "frisian" else "calibration"
     # the per cent sign is the argument's: in the text, "% o" would read as a printf placeholder
-    said = words["calibration"].format(
-        percent=f"{percent} %", agreed=found.agreed, asked=found.asked
-    )
+    said = words[sentence].format(percent=f"{percent} %", agreed=found.agreed, asked=found.asked)
     if found.open_asked:
         said += " " + words["open_rate"].format(agreed=found.open_agreed, asked=found.open_asked)
     return said

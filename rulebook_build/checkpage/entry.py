@@ -455,7 +455,7 @@ def check(
             }
             for opinion in judgement.opinions
         ],
-        "calibration": opinion_words.calibration_text(calibration(), lang),
+        "calibration": opinion_words.calibration_text(calibration(judgement.variant), lang),
         # the site's tables left out (could not be fetched, or failed their checksum): the
         # judgement did without them, and may settle less than the command line
         "table_faults": [

@@ -521,7 +521,7 @@ def report(judgement: Judgement, *, duals: bool = False) -> str:
             f"    {','.join(opinion.criteria) or '-':5} {opinion_words.describe(opinion)}"
             for opinion in judgement.opinions
         )
-        lines.append(f"    {opinion_words.calibration_text(calibration())}")
+        lines.append(f"    {opinion_words.calibration_text(calibration(judgement.variant))}")
     if duals and judgement.duals:
         lines.append(f"  every dual ({len(judgement.duals)}):")
         lines.extend(

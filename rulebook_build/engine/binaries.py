@@ -124,16 +124,18 @@ where the machine has zlib's header and library, without (reading the int16 tabl
 not."""
 
 
-def executable(folder: Path, source: Path = SOURCE) -> Path | None:
+def executable(folder: Path, source: Path = SOURCE, defines: tuple[str, ...] = ()) -> Path | None:
     """The compiled program (the builder, ``PROVER_SOURCE`` or ``PACK_SOURCE``) in
     ``folder/bin``, copied there from the user's cache when that holds the same program, else
     compiled first if needed; None without a compiler or when compiling fails (Python is then
-    used).  The proof search is compiled with zlib where it can be."""
+    used).  The proof search is compiled with zlib where it can be.  ``defines`` (``-DNAME=V``)
+    are for measurements only (``benchmarks/opinion.py`` tries other Frisian king values): they
+    are part of the program's name, so such a program is never taken for the ordinary one."""
     tried: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for machine in dict.fromkeys((machine_flags(), ())):  # a compiler that refuses them: without
         if source == PROVER_SOURCE:
-            tried.append((FLAGS + machine + ZLIB_FLAGS, ZLIB_LIBRARY))
-        tried.append((FLAGS + machine, ()))
+            tried.append((FLAGS + machine + defines + ZLIB_FLAGS, ZLIB_LIBRARY))
+        tried.append((FLAGS + machine + defines, ()))
     for flags, libraries in tried:
         program = _compiled(folder, source, flags, libraries)
         if program is not None:

@@ -32,7 +32,7 @@ def verdict_opinions(record: Judgement, lang: str) -> dict[str, object] | None:
             }
             for opinion in opinions
         ],
-        "calibration": calibration_text(calibration(), lang),
+        "calibration": calibration_text(calibration(record.variant), lang),
     }
 
 

@@ -38,8 +38,12 @@
 #define OP_MAN 100
 #define OP_KING_INTERNATIONAL 300 /* the usual rating of a king: about three men */
 /* Fries Spel kings also move and capture along rows and columns (art. 7), so they reach and
- * threaten more squares: rated higher, a start that can be tuned */
+ * threaten more squares: rated higher.  Chosen on the agreement with settled Fries Spel
+ * questions (benchmarks/opinion.py --variant frisian, which compiles the search with other
+ * values through -DOP_KING_FRISIAN=...); the International value is never overridden. */
+#ifndef OP_KING_FRISIAN
 #define OP_KING_FRISIAN 400
+#endif
 /* men that advance gain tempo and come closer to a king; the last rows before the crown are
  * worth most, as a man there ties the opponent down.  Indexed by the rows still to go. */
 static const int OP_ADVANCE[10] = {0, 36, 22, 14, 10, 8, 6, 4, 2, 0};
