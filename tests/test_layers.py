@@ -190,3 +190,26 @@ def test_an_import_past_a_face_is_caught() -> None:
     ]
     inside = "from rulebook_build.checker.front import Checker\nfrom rulebook_build import errors\n"
     assert past_faces(Path("rulebook_build/checker/x.py"), inside, faces) == []
+
+
+ROOM_SHARE = 0.25
+"""No room holds more than this part of the package's lines: one that grows past it is doing
+two jobs and splits by job (guides/design.md)."""
+
+
+def room_lines() -> dict[str, int]:
+    """The lines of Python in each room (a folder of the package), counted from its files."""
+    lines: dict[str, int] = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).parts
+        if len(parts) > 1:
+            lines[parts[0]] = lines.get(parts[0], 0) + len(path.read_text().splitlines())
+    return lines
+
+
+def test_no_room_holds_over_a_quarter_of_the_package() -> None:
+    lines = room_lines()
+    total = sum(len(path.read_text().splitlines()) for path in PACKAGE.rglob("*.py"))
+    assert {"site", "engine", "checker"} <= lines.keys()
+    over = {room: n for room, n in lines.items() if n > total * ROOM_SHARE}
+    assert over == {}, f"rooms over {ROOM_SHARE:.0%} of the package's {total} lines: {over}"
