@@ -128,6 +128,24 @@ def ending(rng: random.Random) -> Position:
             return position
 
 
+def question(
+    fen: str, verdict: str, nodes: int, source: str, where: str, seconds: float | None = None
+) -> dict[str, object]:
+    """A settled question as the data file keeps it (``seconds``: the work it was settled in,
+    where that was not ``--seconds``)."""
+    found: dict[str, object] = {
+        "fen": fen,
+        "wins": verdict == "proved",
+        "settled": verdict,
+        "positions": nodes,
+        "source": source,
+        "where": where,
+    }
+    if seconds is not None:
+        found["seconds_of_work"] = seconds
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="work to settle each")
@@ -160,16 +178,7 @@ def main() -> int:
         if verdict == "undecided":
             left[source] += 1
             continue
-        questions.append(
-            {
-                "fen": fen,
-                "wins": verdict == "proved",
-                "settled": verdict,
-                "positions": nodes,
-                "source": source,
-                "where": where,
-            }
-        )
+        questions.append(question(fen, verdict, nodes, source, where))
     hard_rng = random.Random(args.seed + 1)
     drawn = 0
     while sum(q["source"] == "hard" for q in questions) < args.hard and drawn < 100 * args.hard:
@@ -183,15 +192,7 @@ def main() -> int:
             left["hard (easier or open)"] += 1
             continue
         questions.append(
-            {
-                "fen": fen,
-                "wins": verdict == "proved",
-                "settled": verdict,
-                "positions": nodes,
-                "source": "hard",
-                "where": f"hard ending {drawn}",
-                "seconds_of_work": args.hard_seconds,
-            }
+            question(fen, verdict, nodes, "hard", f"hard ending {drawn}", args.hard_seconds)
         )
     seconds = time.perf_counter() - started
     kinds = Counter(f"{q['source']} {q['settled']}" for q in questions)
