@@ -8,15 +8,16 @@ busy and a builder would keep writing into the cache.
 
 On Linux each child asks the kernel to kill it when its parent ends
 (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and ends at once if the parent is already gone (the
-parent may have died between the fork and the request).  Our compiled programs ask it
-themselves, first thing (``engine/native/lifetime.h``), told the parent's process id in
-``RULEBOOK_PARENT`` (:func:`program_options`): Python then starts them with ``vfork``, where a
-function run between fork and exec (:func:`child_options`, for other programs: the C compiler,
-Zig) makes it fork the whole interpreter, some 90 ms a start for a process with large tables
-mapped, which the proof search is started for again and again.  That holds even when the parent is
+parent may have died between the fork and the request).  That holds even when the parent is
 killed with SIGKILL, where no handler of ours runs.  A child started by a worker dies with the
 worker, so a whole tree ends with the command.  The kernel sends the signal when the *thread*
 that started the child ends: the children here are started by a thread that waits for them.
+
+Our compiled programs ask it themselves, first thing (``engine/native/lifetime.h``), told the
+parent's process id in ``RULEBOOK_PARENT`` (:func:`program_options`): Python then starts them
+with ``vfork``, where a function run between fork and exec (:func:`child_options`, for other
+programs: the C compiler, Zig) makes it fork the whole interpreter, some 90 ms a start for a
+process with large tables mapped, which the proof search is started for again and again.
 
 Elsewhere :func:`child_options` adds nothing and the children end when their pipes close.
 Whatever a build was writing is a temporary file or a working file under a lock, which the

@@ -87,7 +87,7 @@ def machine_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> tuple[str, ...]:
     one instruction anyway, or are left as they are.  The flags are part of the program's name,
     so a machine without the instruction that shares the cache folder compiles a program of its
     own instead of running this one; the values the programs compute are the same either way
-    (the tables' fingerprint leaves the flags out)."""
+    (the tables' names, ``store.FINGERPRINTS``, leave the programs out)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return ()
     try:
@@ -147,8 +147,7 @@ def _compiled(
     folder: Path, source: Path, flags: tuple[str, ...], libraries: tuple[str, ...]
 ) -> Path | None:
     # the name changes with the source and with the flags, so a program is compiled anew
-    # whenever either changes (the tables' fingerprint follows the source only: the flags
-    # change no value)
+    # whenever either changes (the tables' names follow neither: ``store.FINGERPRINTS``)
     built_as = hashlib.sha256(
         source_bytes(source) + " ".join(flags + libraries).encode()
     ).hexdigest()[:16]
@@ -207,9 +206,8 @@ def _copied_from_the_users_cache(target: Path) -> bool:
 
 MAX_SLICE_JOBS: Final = 64
 """The most processes that share a build by slices: ``tablebuild.c`` keeps its helpers in an
-array of this size (changing the program would change the tables' fingerprint, and so every
-cached table's folder, for no table's sake).  A machine of more cores builds other pairs with
-them, side by side (``rulebook tables --jobs``)."""
+array of this size.  A machine of more cores builds other pairs with them, side by side
+(``rulebook tables --jobs``)."""
 
 
 def build_pair(

@@ -2,12 +2,13 @@
 writing, copying and checking them.
 
 A kind's tables (pure, or with the count rules: ``endgame.py``) live in one folder of the cache
-named after the variant, the kind, ``FORMAT`` and the fingerprint of the rules that built them
-(``rules_fingerprint``), so that a change to the rules or to the format makes new tables instead
-of reading stale ones.  A class's built table is ``<class>.bin`` there (``tablefile.py``: a
-header with the fingerprint and a checksum, then the values); its compact file, both kinds in
-one, is ``<class>.pack`` in the pure kind's folder (``compact.py``).  A file is read only when
-its header is the one expected and its values match the checksum; a damaged one is moved aside.
+named after the variant, the kind, ``FORMAT`` and the fingerprint naming their values
+(``rules_fingerprint``, ``FINGERPRINTS``), so that a change of the values or of the format makes
+new tables instead of reading stale ones.  A class's built table is ``<class>.bin`` there
+(``tablefile.py``: a header with the fingerprint and a checksum, then the values); its compact
+file, both kinds in one, is ``<class>.pack`` in the pure kind's folder (``compact.py``).  A
+file is read only when its header is the one expected and its values match the checksum; a
+damaged one is moved aside.
 
 This module knows neither the probes (``endgame.py``) nor the builders (``retrograde.py``): both
 use it.

@@ -5,7 +5,7 @@ A table file is two header lines, then the values (int16, little-endian)::
     rulebook_build endgame table
     {"checksum": "<sha256 of the values>", "format": 2, "material": [...], "rules": "...", ...}
 
-The second line says what the file holds (variant, the fingerprint of the rules that built it,
+The second line says what the file holds (variant, the fingerprint naming its values,
 the material class, the number of values) and the SHA-256 of the values.  A file is used only
 when every field is the one expected and the values hash to the checksum: a damaged, truncated
 or foreign file is never read.  A damaged one is moved aside (``<name>.bin.damaged``) and
