@@ -132,7 +132,7 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
     )
     assert said["pieces"] == 3 and said["classes"] > 10 and said["compiled"] is False
     try:
-        problem = {"fen": "W:W28,K46:B19,K5", "variant": "international", "solution": ""}
+        problem = {"fen": "W:W33,K47:B18,K4", "variant": "international", "solution": ""}
         record = json.loads(check(json.dumps({**problem, "tags": {}}), 5, "en"))
         assert record["report"]["tables"] == 3
         total = sum(path.stat().st_size for path in tmp_path.glob("*.blocks"))
@@ -145,20 +145,24 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
 
 def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
     from rulebook_build.checkpage import entry as browser
+    from rulebook_build.engine.tables import compact
     from rulebook_build.engine.tables.remote import ENTRY, PAGE
 
     browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path))
     try:
         tables = browser._OPEN["international"]
         material = (1, 1, 0, 1)  # one man and a king against a king
-        assert tables.remote[material].blocks > 1
+        table = tables.remote[material]
+        assert table.blocks > 1
         blocks = tmp_path / "m1k1-m0k1.blocks"
         data = bytearray(blocks.read_bytes())
-        first = min(PAGE, tables.remote[material].blocks) * ENTRY.size  # block 0's stream
+        first = min(PAGE, table.blocks) * ENTRY.size  # published block 0's stream
         data[first + 3] ^= 0xFF
         blocks.write_bytes(bytes(data))
-        assert tables.codes(material, 0) is None  # the host gets nothing for it
-        assert tables.codes(material, 1) is not None  # the other blocks still serve
+        per = table.span // compact.BLOCK  # the search's blocks in a published one
+        # the host gets nothing for the search's blocks in it, and the others still serve
+        assert all(tables.codes(material, n) is None for n in range(per))
+        assert tables.codes(material, per) is not None
     finally:
         browser._OPEN.clear()
 

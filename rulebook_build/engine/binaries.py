@@ -541,6 +541,50 @@ class ProverSession:
             raise RulebookError(f"the compiled search failed: {error}") from error
         return _parse_report(answer)
 
+    def probe(self, state: State, clocks: DrawClocks) -> tuple[int | None, int | None]:
+        """What the program's tables say of a node, pure and with the count rules (None: not
+        covered): for the tests that the browser's build works out the positions the site's
+        tables leave to it as the native build reads them (``tables/remote.py`` CAPTURES)."""
+        request = " ".join(["probe", *self.prover._node(state, clocks)])
+        try:
+            answer = self._exchange(request)
+        except OSError as error:
+            raise RulebookError(f"the compiled search failed: {error}") from error
+        found: dict[str, int | None] = {}
+        for line in answer.splitlines():
+            kind, _, value = line.partition(" ")
+            if kind in ("pure", "rules"):
+                found[kind] = None if value == "none" else int(value)
+            elif kind == "error":
+                raise RulebookError(f"the compiled search refused a probe: {value}")
+        return found["pure"], found["rules"]
+
+    def resolve(self, state: State, clocks: DrawClocks) -> int | None:
+        """The compact code the native program works out for a position whose side to move
+        must capture, from the values of the positions its captures lead to (None: not such a
+        position, or one of them not covered); not in the WebAssembly build."""
+        request = " ".join(["resolve", *self.prover._node(state, clocks)])
+        try:
+            answer = self._exchange(request)
+        except OSError as error:
+            raise RulebookError(f"the compiled search failed: {error}") from error
+        said = answer.split()
+        if len(said) < 2 or said[0] != "code":
+            raise RulebookError(f"the compiled search refused a position: {answer.strip()}")
+        return None if said[1] == "none" else int(said[1])
+
+    def check_captures(self, material: Material) -> str:
+        """The native program's check of a class (not in the WebAssembly build): every
+        position whose side to move must capture, its stored values against those worked out
+        from its captures, as the browser's build works them out where the site's tables leave
+        them out.  The answer's lines: ``captures N differ M uncovered U``, after the first
+        difference if there is one."""
+        request = " ".join(["captures", *map(str, material)])
+        try:
+            return self._exchange(request)
+        except OSError as error:
+            raise RulebookError(f"the compiled search failed: {error}") from error
+
     def _exchange(self, request: str) -> str:
         """Send one request line, return the answer up to its ``end`` line; ``OSError`` when
         the program cannot answer (``engine/wasm.py`` answers without a process)."""

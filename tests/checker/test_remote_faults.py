@@ -21,7 +21,6 @@ from rulebook_build.engine.tables import compact, remote, tablefile
 from rulebook_build.engine.tables.remote import (
     ATTEMPTS,
     ENTRY,
-    PAGE,
     PAGE_ENTRY,
     Fetch,
     FetchFailed,
@@ -50,10 +49,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module", autouse=True)
 def in_ranges() -> Iterator[None]:
-    """Every class read a page at a time, as the 5-piece classes are read a few pages at a
-    time (the 3-piece ones are small enough to be fetched whole), so that the faults meet
-    Range requests."""
+    """Every class read a page at a time, and published in pages of two blocks, as the 5-piece
+    classes are read a page at a time (the 3-piece ones are small enough to be fetched whole,
+    and fill a page or two), so that the faults meet Range requests."""
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(remote, "PAGE", 2)
         patch.setattr(remote, "WHOLE_BYTES", 0)
         patch.setattr(remote, "PAGES_A_REQUEST", 1)
         yield
@@ -283,7 +283,7 @@ def swap_blocks(site: Path, target: Path, name: str) -> list[int]:
     swapped = []
     for page in range(len(pages) // PAGE_ENTRY.size):
         offset, _length, _digest = PAGE_ENTRY.unpack_from(pages, page * PAGE_ENTRY.size)
-        count = min(PAGE, total - page * PAGE)
+        count = min(remote.PAGE, total - page * remote.PAGE)
         cursor = offset + count * ENTRY.size
         for i in range(count):
             size, _ = ENTRY.unpack_from(blocks, offset + i * ENTRY.size)
@@ -296,7 +296,7 @@ def swap_blocks(site: Path, target: Path, name: str) -> list[int]:
             if other is not None:
                 assert zlib.decompress(other) != codes
                 blocks[cursor : cursor + size] = other
-                swapped.append(page * PAGE + i)
+                swapped.append(page * remote.PAGE + i)
             cursor += size
     (target / f"{name}.blocks").write_bytes(bytes(blocks))
     return swapped
@@ -320,15 +320,16 @@ def test_a_block_of_other_values_in_a_valid_stream_is_refused_by_its_checksum(
     # is given, every other block is
     tables = browser._OPEN["international"]
     [(material, table)] = [(m, t) for m, t in tables.remote.items() if t.name == lost]
-    for number in range(table.blocks):
+    per = table.span // compact.BLOCK  # the search's blocks in a published one
+    for number in range(table.code_blocks):
         codes = tables.codes(material, number)
-        assert (codes is None) == (number in swapped), number
+        assert (codes is None) == (number // per in swapped), number
         if codes is not None:
             assert len(codes) == min(compact.BLOCK, table.size - number * compact.BLOCK)
     # a block refused is not fetched again: the host would send the same
     before = len(seen)
     with pytest.raises(tablefile.DamagedTable, match="fails its checksum"):
-        table.block(swapped[0])
+        table.published(swapped[0])
     assert len(seen) == before
 
 

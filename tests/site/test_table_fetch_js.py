@@ -421,11 +421,11 @@ def test_the_prefetch_asks_what_python_asks_first_for_the_classes_a_position_can
     from rulebook_build.engine.tables import remote
 
     classes = {
-        "m1k0-m1k0": {"size": 9000, "blocks": 3, "bytes": 1000, "pages": "0"},
-        "m2k1-m1k0": {"size": 900_000, "blocks": 220, "bytes": 90_000, "pages": "0"},
-        "m0k2-m1k0": {"size": 5000, "blocks": 2, "bytes": 500, "pages": "0"},
-        "m3k0-m1k0": {"size": 5000, "blocks": 2, "bytes": 500, "pages": "0"},  # 3 white men
-        "m1k0-m2k1": {"size": 900_000, "blocks": 220, "bytes": 90_000, "pages": "0"},
+        "m1k0-m1k0": {"size": 40_000, "blocks": 3, "bytes": 1000, "pages": "0"},
+        "m2k1-m1k0": {"size": 900_000, "blocks": 55, "bytes": 90_000, "pages": "0"},
+        "m0k2-m1k0": {"size": 5000, "blocks": 1, "bytes": 500, "pages": "0"},
+        "m3k0-m1k0": {"size": 5000, "blocks": 1, "bytes": 500, "pages": "0"},  # 3 white men
+        "m1k0-m2k1": {"size": 900_000, "blocks": 55, "bytes": 90_000, "pages": "0"},
     }
     manifest = {"page": remote.PAGE, "classes": classes}
     said = run(

@@ -12,11 +12,22 @@
  *   pair is refused, never packed.
  * The Python code reads this output in blocks and compresses them; it also has the same
  * mapping in Python (compact.code_of), which the tests compare with this program.
+ *
+ * Usage: pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES
+ *   The codes of a class (one byte a slot, as above) on standard input; writes them on standard
+ *   output with the slots no probe reads given the code before them (in slot order, 1 before
+ *   the first), so that they cost the compression almost nothing (../tables/remote.py, the
+ *   site's tables): every unused slot (two pieces on one square), and where CAPTURES is 1 every
+ *   position whose side to move must capture, whose value the reader works out from the
+ *   positions its captures lead to (remote.py SiteTables, prover.c resolved_code).  VARIANT is
+ *   0 (International) or 1 (Fries Spel).  Counts on standard error: "filled U unused, C captures".
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "draughts.h" /* the class's layout, decode_slot and has_capture */
 #include "lifetime.h" /* die_with_parent */
 
 #define CAP 63
@@ -32,10 +43,63 @@ static int code_of(int16_t pure, int16_t rules) {
     return pure_win ? 2 : 3;
 }
 
+static int fill(char **argv) {
+    int m[4] = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6])};
+    int captures = atoi(argv[7]);
+    for (int g = 0; g < 4; g++)
+        if (m[g] < 0 || m[g] > 7) {
+            fprintf(stderr, "pack fill: not a class: %s %s %s %s\n", argv[3], argv[4], argv[5], argv[6]);
+            return 1;
+        }
+    init_geometry(atoi(argv[2]));
+    init_index();
+    layout l;
+    make_layout(&l, m);
+    list_sets(&l);
+    static unsigned char codes[CHUNK];
+    unsigned char last = 1;
+    unsigned long long unused = 0, capturing = 0;
+    for (uint64_t done = 0; done < l.slots;) {
+        size_t want = (size_t)(l.slots - done < CHUNK ? l.slots - done : CHUNK);
+        if (fread(codes, 1, want, stdin) != want) {
+            fprintf(stderr, "pack fill: the codes end before slot %llu of %llu\n",
+                    (unsigned long long)done, (unsigned long long)l.slots);
+            return 1;
+        }
+        for (size_t i = 0; i < want; i++) {
+            bb om, ok, pm, pk;
+            run own, other;
+            if (!decode_slot(&l, done + i, &om, &ok, &pm, &pk, &own, &other)) {
+                if (codes[i]) {
+                    fprintf(stderr, "pack fill: slot %llu: code %d where no position is\n",
+                            (unsigned long long)(done + i), codes[i]);
+                    return 1;
+                }
+                codes[i] = last;
+                unused++;
+            } else if (captures && has_capture(om, ok, pm, pk)) {
+                codes[i] = last;
+                capturing++;
+            } else last = codes[i];
+        }
+        if (fwrite(codes, 1, want, stdout) != want) return 1;
+        done += want;
+    }
+    if (fgetc(stdin) != EOF) {
+        fprintf(stderr, "pack fill: more codes than the %llu slots of the class\n",
+                (unsigned long long)l.slots);
+        return 1;
+    }
+    fprintf(stderr, "filled %llu unused, %llu captures\n", unused, capturing);
+    return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     die_with_parent();
+    if (argc == 8 && !strcmp(argv[1], "fill")) return fill(argv);
     if (argc != 6) {
-        fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n");
+        fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n"
+                        "       pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES\n");
         return 1;
     }
     FILE *pure = fopen(argv[1], "rb"), *rules = fopen(argv[3], "rb");

@@ -589,6 +589,45 @@ static size_t after_header(const unsigned char *map, size_t size) {
 }
 #endif
 
+static int16_t probe(int kind, const node *n);
+
+/* ../tables/remote.py CAPTURES: the site's International tables leave the positions whose side
+ * to move must capture to the reader (their slots hold the code before them, which compresses to
+ * almost nothing).  Such a position's code, made from the values of the positions its captures
+ * lead to as the builder made it (tablebuild.c exit_value; remote.py SiteTables._from_captures
+ * for the Python engine): the pure result by the best capture; with the count rules each capture
+ * a conversion, so a win in 1 where a capture leads to a loss within the child's fresh budget
+ * (plies_left of the child: its counts start afresh), a loss in 2 where every capture leads to
+ * such a win, else the pure result with no count-rule distance.  -1 where a position a capture
+ * leads to is not covered (a block the host could not give). */
+static int resolved_code(const node *n) {
+    int count = node_captures(n);
+    if (count <= 0 || CAP_OVERFLOW) return -1;
+    capture *moves = malloc(sizeof(capture) * (size_t)count); /* the probes below use CAPS */
+    if (!moves) return -1;
+    memcpy(moves, CAPS, sizeof(capture) * (size_t)count);
+    turned t = turned_of(n);
+    int losses = 0, draws = 0, counted_loss = 0, counted_wins = 1;
+    for (int i = 0; i < count; i++) {
+        node c;
+        child_of(&c, n, &t, moves[i].origin, moves[i].dest, moves[i].king, moves[i].captured);
+        int16_t v = c.om | c.ok ? probe(1, &c) : 0; /* no pieces left to move: lost at once */
+        if (v == NOT_COVERED) {
+            free(moves);
+            return -1;
+        }
+        if (v < 0) draws++;
+        else if (!(v & 1)) losses++;
+        if (v >= 0 && v <= plies_left(&c)) { /* a conversion: the child's fresh counts allow it */
+            if (!(v & 1)) counted_loss = 1;
+        } else counted_wins = 0;
+    }
+    free(moves);
+    if (counted_loss) return 4;  /* a win in 1 ply with the count rules */
+    if (counted_wins) return 37; /* a loss in 2 */
+    return losses ? 2 : draws ? 1 : 3;
+}
+
 static int16_t probe(int kind, const node *n) {
     int m[4] = {__builtin_popcountll(n->om), __builtin_popcountll(n->ok), __builtin_popcountll(n->pm),
                 __builtin_popcountll(n->pk)};
@@ -636,6 +675,12 @@ static int16_t probe(int kind, const node *n) {
     if (t->state != 1 && t->state != 3) return NOT_COVERED;
     int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, n->own, n->other);
     if (i < 0) return NOT_COVERED;
+#ifdef PROVER_WASM
+    if (!FRISIAN && can_capture(n)) { /* a class the site publishes, its captures left to us */
+        int code = resolved_code(n);
+        return code < 0 ? NOT_COVERED : VALUE_OF[kind][code];
+    }
+#endif
 #ifdef HAVE_BLOCKS
     if (t->state == 3) {
         int code = compact_code(t, (uint64_t)i);
@@ -1322,6 +1367,35 @@ static int parse_node(char **field, node *out) {
 }
 
 #ifndef PROVER_WASM
+/* "captures": every position of a class whose side to move must capture, its stored values
+ * against those resolved_code works out from its captures (as the browser's build does where the
+ * site's tables leave them out): how many there are, and how many differ or are not covered */
+static void check_captures(const int m[4]) {
+    layout l;
+    make_layout(&l, m);
+    list_sets(&l);
+    unsigned long long checked = 0, differ = 0, uncovered = 0;
+    for (uint64_t slot = 0; slot < l.slots; slot++) {
+        node n;
+        memset(&n, 0, sizeof n);
+        if (!decode_slot(&l, slot, &n.om, &n.ok, &n.pm, &n.pk, &n.own, &n.other)) continue;
+        n.white = 1;
+        if (!can_capture(&n)) continue;
+        checked++;
+        int16_t v[2] = {probe(0, &n), probe(1, &n)};
+        int code = resolved_code(&n);
+        if (code < 0 || v[0] == NOT_COVERED || v[1] == NOT_COVERED) uncovered++;
+        else if (VALUE_OF[0][code] != v[0] || VALUE_OF[1][code] != v[1]) {
+            if (!differ)
+                printf("first %llu stored %d %d resolved %d %d\n", (unsigned long long)slot, v[0], v[1],
+                       VALUE_OF[0][code], VALUE_OF[1][code]);
+            differ++;
+        }
+    }
+    for (int g = 0; g < 4; g++) free(l.sets[g]);
+    printf("captures %llu differ %llu uncovered %llu\nend\n", checked, differ, uncovered);
+}
+
 /* "moves": what this program makes of one node, for the tests against the Python engine */
 static int describe(const node *n) {
     int16_t v[2] = {probe(0, n), probe(1, n)};
@@ -1415,7 +1489,9 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
  * and "end".  "opinion NODE_LIMIT WM WK BM BK CLOCKS" asks for opinion.h's evaluating search
  * instead, which leaves the proof search's tables as they were; "moves WM WK BM BK CLOCKS" (not
  * in the WebAssembly build) answers as "prover moves" does, so that the tests against the
- * Python engine ask many nodes of one process. */
+ * Python engine ask many nodes of one process; "probe WM WK BM BK CLOCKS" answers what the
+ * tables say of the node ("pure V" and "rules V", or "none"), for the tests that the browser's
+ * build works out the captures the site's tables leave to it as the native one reads them. */
 /* one request line of a session, answered on standard output */
 static void answer(char *line) {
     char *field[9];
@@ -1427,7 +1503,41 @@ static void answer(char *line) {
         return;
     }
     node root;
+    if (count && !strcmp(field[0], "probe")) { /* the tests': what the tables say of one node */
+        if (count != 6 || !parse_node(field + 1, &root))
+            printf("error expected: probe WM WK BM BK CLOCKS\nend\n");
+        else {
+            int16_t v[2] = {probe(0, &root), probe(1, &root)};
+            for (int k = 0; k < 2; k++)
+                if (v[k] == NOT_COVERED) printf("%s none\n", k ? "rules" : "pure");
+                else printf("%s %d\n", k ? "rules" : "pure", v[k]);
+            printf("end\n");
+        }
+        fflush(stdout);
+        return;
+    }
 #ifndef PROVER_WASM
+    if (count && !strcmp(field[0], "captures")) { /* the tests': resolved_code on a whole class */
+        int m[4];
+        for (int g = 0; g < 4 && count == 5; g++) m[g] = atoi(field[1 + g]);
+        if (count != 5 || m[0] + m[1] + m[2] + m[3] > 7 || m[0] < 0 || m[1] < 0 || m[2] < 0 || m[3] < 0)
+            printf("error expected: captures OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS\nend\n");
+        else
+            check_captures(m);
+        fflush(stdout);
+        return;
+    }
+    if (count && !strcmp(field[0], "resolve")) { /* the tests': resolved_code of one node */
+        if (count != 6 || !parse_node(field + 1, &root))
+            printf("error expected: resolve WM WK BM BK CLOCKS\nend\n");
+        else {
+            int code = can_capture(&root) ? resolved_code(&root) : -1;
+            if (code < 0) printf("code none\nend\n");
+            else printf("code %d\nend\n", code);
+        }
+        fflush(stdout);
+        return;
+    }
     if (count && !strcmp(field[0], "moves")) { /* the tests' many nodes, one process */
         if (count != 6 || !parse_node(field + 1, &root))
             printf("error expected: moves WM WK BM BK CLOCKS\nend\n");

@@ -34,19 +34,35 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import subprocess
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from rulebook_build.engine import wasm
+from rulebook_build.engine import binaries, wasm
 from rulebook_build.engine.tables import compact, tablefile
-from rulebook_build.engine.tables.endgame import EndgameTables, Semantics, Values
+from rulebook_build.engine.tables.endgame import (
+    EndgameTables,
+    Outcome,
+    Semantics,
+    Values,
+    outcome_of,
+)
 from rulebook_build.engine.tables.index import Material, material_name, material_of_name
 from rulebook_build.engine.tables.kinds import CheckerTables
-from rulebook_build.rules import Variant
+from rulebook_build.engine.tables.retrograde import DRAW, counted_exit
+from rulebook_build.errors import RulebookError
+from rulebook_build.lifetime import program_options
+from rulebook_build.rules import State, Variant, generate, make
 
-FORMAT: Final = "site-tables-2"
+FORMAT: Final = "site-tables-3"
+SPAN: Final = 16_384
+"""Codes a published block: four of the compact file's (``compact.BLOCK``).  Longer blocks
+let zlib find the long runs the filled slots make (a third less than blocks of 4,096 codes on
+the largest classes), and a block still unpacks in well under a millisecond."""
+LEVEL: Final = 9
+"""zlib's level for the published blocks: made once a table set, read by every visitor."""
 PAGE: Final = 16
 """Blocks a page: what one request brings."""
 ENTRY: Final = struct.Struct("<I32s")
@@ -57,6 +73,16 @@ WHOLE_BYTES: Final = 32_768
 """A class whose ``.blocks`` is at most this long is fetched whole, in one request."""
 BLOCKS: Final = ".blocks"
 PAGES: Final = ".pages"
+SOURCE: Final = ".source"
+"""Beside a class's published files: the format and the compact file's header they were made
+from, so that a build makes them again only when either changed."""
+CAPTURES: Final = {"international": "search", "frisian": "stored"}
+"""Per variant, whether the published tables hold the positions whose side to move must capture
+(``"stored"``) or leave them to the reader (``"search"``: their slots carry the code before
+them, and a probe plays the captures and takes the best of what they lead to).  Some half of
+the positions of the largest International classes must capture, and leaving them out makes
+the published tables about a third of the compact files.  Fries Spel keeps them: its captures'
+values and the art. 17 runs a capture carries are the builder's alone so far."""
 
 Fetch = Callable[[str, int, int], bytes]
 """``fetch(name, start, end)``: bytes ``start`` to ``end`` (exclusive) of the file ``name`` in
@@ -93,10 +119,47 @@ def folder_fetch(folder: Path, seen: list[tuple[str, int, int]] | None = None) -
     return fetch
 
 
-def site_files(table: compact.CompactTable) -> tuple[bytes, bytes]:
-    """The ``.blocks`` and ``.pages`` of a compact table (whose checksum was verified when it
-    opened)."""
-    streams = [stream for _offset, stream in table.streams()]
+def published_codes(
+    tables: CheckerTables, material: Material, table: compact.CompactTable
+) -> bytes:
+    """The codes of a class as the site publishes them: the compact file's, with every slot no
+    probe of the site's tables reads given the code before it (``pack fill``, ``native/pack.c``):
+    the unused slots, and in International every position whose side to move must capture
+    (:data:`CAPTURES`), which the readers work out from the positions its captures lead to
+    (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``)."""
+    codes = b"".join(table.block(n) for n in range(-(-table.size // compact.BLOCK)))
+    program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
+    if program is None:
+        raise RulebookError(
+            "publishing the site's endgame tables needs a C compiler (cc, gcc or clang; "
+            "or CC naming one)"
+        )
+    frisian = tables.variant.max_consecutive_king_moves is not None
+    run = subprocess.run(
+        [
+            str(program),
+            "fill",
+            "1" if frisian else "0",
+            *map(str, material),
+            "1" if CAPTURES[tables.variant.name] == "search" else "0",
+        ],
+        input=codes,
+        capture_output=True,
+        check=False,
+        **program_options(),
+    )
+    if run.returncode != 0 or len(run.stdout) != len(codes):
+        said = run.stderr.decode(errors="replace").strip() or f"exit {run.returncode}"
+        raise RulebookError(
+            f"the site's codes of {material_name(material)} could not be made: {said}"
+        )
+    return bytes(run.stdout)
+
+
+def site_files(codes: bytes) -> tuple[bytes, bytes]:
+    """The ``.blocks`` and ``.pages`` of a class's published codes: blocks of :data:`SPAN`
+    codes, :data:`PAGE` to a page."""
+    streams = [zlib.compress(codes[at : at + SPAN], LEVEL) for at in range(0, len(codes), SPAN)]
     blocks = bytearray()
     pages = bytearray()
     for first in range(0, len(streams), PAGE):
@@ -108,6 +171,39 @@ def site_files(table: compact.CompactTable) -> tuple[bytes, bytes]:
             blocks += stream
         pages += PAGE_ENTRY.pack(offset, len(blocks) - offset, hashlib.sha256(entries).digest())
     return bytes(blocks), bytes(pages)
+
+
+def _published_whole(blocks: bytes, pages: bytes, size: int) -> bool:
+    """Whether a class's ``.blocks`` and ``.pages`` hold every block of ``size`` codes, each
+    page's entries and each block's stream passing their checksums (files kept from an earlier
+    build are used again only so)."""
+    count = -(-size // SPAN)
+    if len(pages) != -(-count // PAGE) * PAGE_ENTRY.size:
+        return False
+    for page in range(len(pages) // PAGE_ENTRY.size):
+        offset, length, digest = PAGE_ENTRY.unpack_from(pages, page * PAGE_ENTRY.size)
+        body = blocks[offset : offset + length]
+        entries = min(PAGE, count - page * PAGE) * ENTRY.size
+        if len(body) != length or hashlib.sha256(body[:entries]).digest() != digest:
+            return False
+        cursor = entries
+        for at in range(0, entries, ENTRY.size):
+            stream_size, stream_digest = ENTRY.unpack_from(body, at)
+            if hashlib.sha256(body[cursor : cursor + stream_size]).digest() != stream_digest:
+                return False
+            cursor += stream_size
+        if cursor != length:
+            return False
+    total = 0
+    for at in range(0, len(pages), PAGE_ENTRY.size):
+        total += int(PAGE_ENTRY.unpack_from(pages, at)[1])
+    return total == len(blocks)
+
+
+def _header(path: Path) -> bytes:
+    """A table file's two header lines (``tablefile.py``: what it holds and its checksum)."""
+    with path.open("rb") as stream:
+        return stream.readline() + stream.readline()
 
 
 def fingerprints(tables: EndgameTables) -> tuple[object, object]:
@@ -129,11 +225,13 @@ def manifest(
         "pure": pure,
         "rules": rules,
         "page": PAGE,
+        "block": SPAN,
+        "captures": CAPTURES[tables.variant.name],
         "pieces": most_pieces(classes),
         "classes": {
             material_name(material): {
                 "size": size,
-                "blocks": -(-size // compact.BLOCK),
+                "blocks": -(-size // SPAN),
                 "bytes": len(blocks),
                 "pages": hashlib.sha256(pages).hexdigest(),
             }
@@ -169,15 +267,23 @@ def publish(
             except (OSError, tablefile.DamagedTable):
                 tables.pack(material, source)
         table = compact.CompactTable(source, fields)
-        blocks, pages = site_files(table)
-        for suffix, data in ((BLOCKS, blocks), (PAGES, pages)):
-            target = folder / f"{name}{suffix}"
-            if (
-                not target.is_file()
-                or target.stat().st_size != len(data)
-                or target.read_bytes() != data
-            ):
-                tablefile.write_whole(target, [data])
+        stamp = f"{FORMAT} {CAPTURES[tables.variant.name]}\n".encode() + _header(source)
+        stamped = folder / f"{name}{SOURCE}"
+        blocks = pages = b""
+        if stamped.is_file() and stamped.read_bytes() == stamp:
+            try:
+                blocks = (folder / f"{name}{BLOCKS}").read_bytes()
+                pages = (folder / f"{name}{PAGES}").read_bytes()
+            except OSError:
+                pass
+            if not _published_whole(blocks, pages, table.size):
+                blocks = pages = b""
+        if not pages:
+            stamped.unlink(missing_ok=True)
+            blocks, pages = site_files(published_codes(tables, material, table))
+            tablefile.write_whole(folder / f"{name}{BLOCKS}", [blocks])
+            tablefile.write_whole(folder / f"{name}{PAGES}", [pages])
+            tablefile.write_whole(stamped, [stamp])
         published[material] = (table.size, blocks, pages)
         if progress is not None:
             progress(name)
@@ -190,7 +296,7 @@ def publish(
     kept = {target.name} | {
         f"{material_name(m)}{suffix}"
         for m in published
-        for suffix in (BLOCKS, PAGES, compact.SUFFIX)
+        for suffix in (BLOCKS, PAGES, SOURCE, compact.SUFFIX)
     }
     for path in folder.iterdir():
         if path.is_file() and path.name not in kept and not path.name.endswith(".tmp"):
@@ -198,8 +304,9 @@ def publish(
     return said
 
 
-PAGES_A_REQUEST: Final = 4
-"""Pages a request brings (64 blocks, some 40 KB of 5-piece tables): the page's neighbours,
+PAGES_A_REQUEST: Final = 1
+"""Pages a request brings (16 blocks of 16,384 codes, some 12 KB of 5-piece tables): the
+page's neighbours,
 which a search that keeps coming back to a class mostly touches too (PWCP-2's A1: 827 of the
 1,700 pages of 1m1k-2m1k, 463 of the 748 of 2m0k-2m1k), while a request costs a round trip
 whatever it brings: some milliseconds in the page's worker on the loopback address, tens of
@@ -215,10 +322,17 @@ class RemoteCompactTable:
     or a page list that fails its checksum, is not tried again: every later block of the class
     is refused at once; nor is a block refused fetched again."""
 
-    def __init__(self, name: str, entry: dict[str, Any], fetch: Fetch, page: int) -> None:
+    def __init__(
+        self, name: str, entry: dict[str, Any], fetch: Fetch, page: int, span: int = SPAN
+    ) -> None:
         self.name = name
         self.size = int(entry["size"])
+        self.span = span
+        """Codes a published block: a whole number of the compact file's blocks."""
         self.blocks = int(entry["blocks"])
+        """Published blocks (of :attr:`span` codes)."""
+        self.code_blocks = -(-self.size // compact.BLOCK)
+        """Blocks of ``compact.BLOCK`` codes, as :meth:`block` gives them to the search."""
         self.bytes = int(entry["bytes"])
         self.page = page
         self._pages_digest = str(entry["pages"])
@@ -239,7 +353,12 @@ class RemoteCompactTable:
         """That fault's kind: ``"fetch"`` (could not be fetched) or ``"checksum"``."""
         self.faults: list[str] = []
         """Every fault met, tried again or not (for the tests and the benchmarks)."""
-        if self.blocks != -(-self.size // compact.BLOCK) or page < 1:
+        if (
+            span < compact.BLOCK
+            or span % compact.BLOCK
+            or self.blocks != -(-self.size // span)
+            or page < 1
+        ):
             raise tablefile.DamagedTable(f"{name}: the manifest's counts do not agree")
 
     def _page_list(self) -> bytes:
@@ -255,6 +374,16 @@ class RemoteCompactTable:
         return self._pages
 
     def block(self, number: int) -> bytes:
+        """The codes of block ``number`` of ``compact.BLOCK`` codes (the search's blocks), from
+        the published block that holds it."""
+        if not 0 <= number < self.code_blocks:
+            raise IndexError(number)
+        per = self.span // compact.BLOCK
+        start = number % per * compact.BLOCK
+        return self.published(number // per)[start : start + compact.BLOCK]
+
+    def published(self, number: int) -> bytes:
+        """The codes of published block ``number``, fetched with its page, checked, unpacked."""
         found = self._cache.get(number)
         if found is not None:
             return found
@@ -279,20 +408,23 @@ class RemoteCompactTable:
             found = zlib.decompress(stream)
         except zlib.error as error:
             raise self._refused(f"{self.name}: block {number}: {error}", number) from None
-        if len(found) != min(compact.BLOCK, self.size - number * compact.BLOCK):
+        if len(found) != min(self.span, self.size - number * self.span):
             raise self._refused(f"{self.name}: block {number} has the wrong size", number)
         self._cache[number] = found
         return found
 
     def held(self, number: int) -> bool:
-        """Whether :meth:`block` answers ``number`` without a request: its codes or its
-        stream are here, or it (or the whole class) was refused for good."""
+        """Whether :meth:`block` answers block ``number`` (of ``compact.BLOCK`` codes) without
+        a request: its codes or its stream are here, or it (or the whole class) was refused
+        for good."""
+        if not 0 <= number < self.code_blocks:
+            return True
+        published = number // (self.span // compact.BLOCK)
         return (
-            number in self._cache
-            or number in self._streams
-            or number in self._refused_blocks
+            published in self._cache
+            or published in self._streams
+            or published in self._refused_blocks
             or self._unreachable is not None
-            or not 0 <= number < self.blocks
         )
 
     def _refused(self, reason: str, block: int | None = None) -> tablefile.DamagedTable:
@@ -378,11 +510,11 @@ class RemoteCompactTable:
     def code(self, slot: int) -> int:
         if not 0 <= slot < self.size:
             raise IndexError(slot)
-        return self.block(slot // compact.BLOCK)[slot % compact.BLOCK]
+        return self.published(slot // self.span)[slot % self.span]
 
     def codes(self) -> Iterator[int]:
         for number in range(self.blocks):
-            yield from self.block(number)
+            yield from self.published(number)
 
 
 def most_pieces(classes: Iterable[Material]) -> int:
@@ -399,6 +531,8 @@ class SiteTables(EndgameTables):
         variant: Variant,
         semantics: Semantics,
         remote: dict[Material, RemoteCompactTable],
+        *,
+        captures_searched: bool = False,
     ) -> None:
         pieces = most_pieces(remote) or 2  # an empty site: any bound, nothing is covered
         super().__init__(
@@ -410,9 +544,57 @@ class SiteTables(EndgameTables):
             semantics=semantics,
         )
         self.remote = remote
+        self.captures_searched = captures_searched
+        """The tables leave the positions whose side to move must capture to the reader
+        (:data:`CAPTURES`)."""
 
     def buildable(self, material: Material) -> bool:
         return False
+
+    def probe(self, state: State) -> Outcome | None:
+        """As ``EndgameTables.probe``; where the site left the captures to the reader, a
+        position whose side to move must capture takes the value its captures lead to."""
+        if self.captures_searched and self.locate(state) is not None:
+            moves = generate(self.variant, state)
+            if moves and moves[0][2]:  # a capture is compulsory: every move captures
+                stored = self._from_captures(state, moves)
+                return None if stored is None else outcome_of(stored)
+        return super().probe(state)
+
+    def _from_captures(self, state: State, moves: list[Any]) -> int | None:
+        """The value the compact table would hold for ``state`` (whose moves, all captures,
+        are ``moves``), from the values of the positions they lead to, as the builder made
+        it: the pure kind's by the best move (a win if a move leads to a loss; a loss if every
+        move leads to a win; else a draw, distances far as the compact tables keep them); the
+        count rules' kind counting each capture a conversion (``retrograde.counted_exit``: a
+        win in 1 or a loss in 2 where the best move leads within its fresh budget, else the
+        pure result, far).  None where a position led to is not covered."""
+        wins = losses = draws = 0
+        counted: list[int] = []
+        for move in moves:
+            child = make(self.variant, state, move)
+            outcome = self.probe(child)
+            if outcome is None:
+                return None
+            stored = DRAW if outcome.result == "draw" else outcome.plies
+            if stored == DRAW:
+                draws += 1
+            elif stored & 1:
+                wins += 1
+            else:
+                losses += 1
+            if self.semantics == "rules" and stored != DRAW:
+                counted.append(counted_exit(self.variant, state, move, child, stored))
+        if self.semantics == "rules":  # counted_exit of a capture: 1, 0 or a draw
+            if 0 in counted:
+                return 1
+            if counted.count(1) == len(moves):
+                return 2
+        if losses:
+            return compact.FAR_WIN
+        if not draws:
+            return compact.FAR_LOSS
+        return DRAW
 
     def in_cache(self, material: Material) -> bool:
         return material in self.remote
@@ -443,8 +625,14 @@ class SiteCheckerTables(CheckerTables):
         variant: Variant,
         remote: dict[Material, RemoteCompactTable],
         host: wasm.Host | None = None,
+        *,
+        captures_searched: bool = False,
     ) -> None:
-        super().__init__(SiteTables(variant, "pure", remote), SiteTables(variant, "rules", remote))
+        searched = {"captures_searched": captures_searched}
+        super().__init__(
+            SiteTables(variant, "pure", remote, **searched),
+            SiteTables(variant, "rules", remote, **searched),
+        )
         self.remote = remote
         self.host = host
         self.pieces = most_pieces(remote)
@@ -471,7 +659,7 @@ class SiteCheckerTables(CheckerTables):
     def blocks(self, material: Material) -> int:
         """``rb_table_blocks``: the blocks of a class's table, 0 where the site has none."""
         table = self.remote.get(material)
-        return 0 if table is None else table.blocks
+        return 0 if table is None else table.code_blocks
 
     def held(self, material: Material, block: int) -> bool:
         """Whether :meth:`codes` answers without a request (a class the site lacks too)."""
@@ -505,12 +693,16 @@ def site_checker_tables(
         raise tablefile.DamagedTable(
             f"the site's {variant.name} tables were made for other rules or another format"
         )
+    captures = manifest_data.get("captures")
+    if captures not in ("search", "stored"):
+        raise tablefile.DamagedTable(f"the site's {variant.name} tables say nothing of captures")
     remote = {}
     page = int(manifest_data["page"])
+    span = int(manifest_data["block"])
     for name, entry in manifest_data["classes"].items():
         material = _material_of(name)
-        remote[material] = RemoteCompactTable(name, entry, fetch, page)
-    return SiteCheckerTables(variant, remote, host)
+        remote[material] = RemoteCompactTable(name, entry, fetch, page, span)
+    return SiteCheckerTables(variant, remote, host, captures_searched=captures == "search")
 
 
 def _material_of(name: str) -> Material:
