@@ -1,15 +1,16 @@
 """What the check page downloads of the site's tables: requests, bytes and blocks, by page size.
 
-    python benchmarks/site_tables.py [--pages 4,8,16,32] [--whole 32768] [--time-limit 20]
-        [--rounds] [--folder DIR] FILE...
+    python benchmarks/site_tables.py [--pages 16] [--per-request 1,2,4] [--whole 32768]
+        [--time-limit 20] [--rounds] [--folder DIR] FILE...
 
 Judges each problem as the page does (counted in work, the compiled search as WebAssembly run
 by wasmtime, the tables the site build publishes read through ``tables/remote.py``), with the
-blocks fetched a page at a time for each page size given (the tables published again for
-each, beside the table cache), and prints per problem the grade, the requests, the bytes
-fetched and the blocks kept (the page's blocks that passed their checks).  The page fetches
-through its worker's Range requests; here a fetch reads the published file, so only the counts
-are the page's, not the times.  Needs the site's tables published (``rulebook build``) and Zig.
+blocks fetched some pages at a time (``--per-request``) for each page size given (the tables
+published again for each, beside the table cache), and prints per problem the grade, the
+requests, the bytes fetched and the blocks kept (the page's blocks that passed their checks).
+The page fetches through its worker's Range requests; here a fetch reads the published file,
+so only the counts are the page's, not the times.  Needs the site's tables published
+(``rulebook build``) and Zig.
 
 ``--rounds``: the search never waits for a block (``tests/checker/wasm_host.py``): it notes the
 blocks it lacks, they are fetched together, and it runs again until a run lacks none.  Printed
@@ -42,7 +43,10 @@ from tests.checker.wasm_host import WasmtimeHost  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
-    parser.add_argument("--pages", default="4,8,16,32")
+    parser.add_argument("--pages", default="16", help="blocks a page (the site publishes 16)")
+    parser.add_argument(
+        "--per-request", default=str(remote.PAGES_A_REQUEST), help="pages a request brings"
+    )
     parser.add_argument(
         "--whole", default=str(remote.WHOLE_BYTES), help="classes fetched whole up to these bytes"
     )
@@ -57,10 +61,16 @@ def main() -> int:
     for name in args.files:
         found, _errors = read_pdn_file(Path(name))
         games += [g for g in found if g.is_problem]
-    settings = [(int(p), int(w)) for p in args.pages.split(",") for w in args.whole.split(",")]
-    for page, whole in settings:
+    settings = [
+        (int(p), int(w), int(r))
+        for p in args.pages.split(",")
+        for w in args.whole.split(",")
+        for r in args.per_request.split(",")
+    ]
+    for page, whole, per_request in settings:
         remote.PAGE = page  # type: ignore[misc]
         remote.WHOLE_BYTES = whole  # type: ignore[misc]
+        remote.PAGES_A_REQUEST = per_request  # type: ignore[misc]
         for game in games:
             variant = game_variant(game)
             assert variant is not None
@@ -77,7 +87,8 @@ def main() -> int:
             judgement = checker.judge(game, variant=variant, seconds=args.time_limit, by_work=True)
             used = sum(len(t._cache) for t in site.remote.values())
             print(
-                f"page {page:3} whole {whole:8}  {game.tag('Event') or '?':10} "
+                f"page {page:3} whole {whole:8} pages a request {per_request:3}  "
+                f"{game.tag('Event') or '?':10} "
                 f"{judgement.grade:21} "
                 f"{len(requests):6} requests {sum(e - s for _, s, e in requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",

@@ -1,11 +1,15 @@
 """Compact tables read a page of blocks at a time from a website, each block checked before use.
 
 The check page judges a problem with the tables ``rulebook check`` uses (International to 5
-pieces, Frisian to 4: 0.3 GB), and a check touches a few thousand of their blocks at most, so
-the browser fetches only those, with HTTP Range requests against the static site, as SQLite
-databases are queried from static hosting (sql.js-httpvfs).  The site publishes per class,
-from its compact file (``compact.py``: zlib blocks of 4,096 codes), whose whole checksum the
-site build verified first:
+pieces, Frisian to 4), and a check touches a few thousand of their blocks at most, so the
+browser fetches only those, with HTTP Range requests against the static site, as SQLite
+databases are queried from static hosting (sql.js-httpvfs).  The site publishes per class the
+codes of its compact file (``compact.py``), whose whole checksum the site build verified
+first, with every slot no probe reads given the code before it (:func:`published_codes`):
+the unused slots and, in International, the positions whose side to move must capture
+(:data:`CAPTURES`), whose value the reader works out from the positions the captures lead to,
+as Moby Dam and Kingsrow leave captures out of their tables.  So the long runs compress well,
+in blocks of :data:`SPAN` codes:
 
 * ``<class>.blocks``: the blocks in *pages* of :data:`PAGE`, each page its entries (per block
   the length of its zlib stream and the SHA-256 of it: :data:`ENTRY`, 36 bytes) followed by
@@ -14,14 +18,15 @@ site build verified first:
   entries (:data:`PAGE_ENTRY`, 44 bytes);
 
 and per variant ``tables-<variant>.json`` (:func:`manifest`): the rules the tables were built
-for, and each class's size, blocks, bytes and the SHA-256 of its ``.pages``.  The page checks
-the manifest's own SHA-256, written into the page by the site build.  So every byte the search
-reads is checked: the manifest by the page, a class's page list by the manifest, a page's
-entries by that list, a block by its entry, and the codes a block unpacks to by their count.
+for, the block size, whether captures are left to the reader, and each class's size, blocks,
+bytes and the SHA-256 of its ``.pages``.  The page checks the manifest's own SHA-256, written
+into the page by the site build.  So every byte the search reads is checked: the manifest by
+the page, a class's page list by the manifest, a page's entries by that list, a block by its
+entry, and the codes a block unpacks to by their count.
 
 A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
-check costs requests rather than bytes: a request brings four pages of 16 blocks, some 40 KB,
-and a class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
+check costs requests rather than bytes: a request brings a page (:data:`PAGES_A_REQUEST`), and
+a class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
 
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
 page's: a synchronous Range request in its worker; the tests': a file), and
@@ -304,14 +309,15 @@ def publish(
     return said
 
 
-PAGES_A_REQUEST: Final = 1
-"""Pages a request brings (16 blocks of 16,384 codes, some 12 KB of 5-piece tables): the
-page's neighbours,
-which a search that keeps coming back to a class mostly touches too (PWCP-2's A1: 827 of the
-1,700 pages of 1m1k-2m1k, 463 of the 748 of 2m0k-2m1k), while a request costs a round trip
-whatever it brings: some milliseconds in the page's worker on the loopback address, tens of
-them over the Internet.  A4 needs 2,168 requests (90 MB) so, 5,046 (54 MB) a page at a time,
-858 (134 MB) sixteen at a time (``benchmarks/results/site-tables.txt``)."""
+PAGES_A_REQUEST: Final = 4
+"""Pages a request brings (64 blocks of 16,384 codes, some 60 KB of 5-piece tables): the
+page's neighbours, which a search that keeps coming back to a class mostly touches too, while
+a request costs a round trip whatever it brings: some milliseconds in the page's worker on the
+loopback address, tens of them over the Internet.  PWCP-2's A1 takes 2,663 requests (47 MB) a
+page at a time, 1,053 (68 MB) four at a time, 418 (87 MB) sixteen at a time; the composers'
+sample 567 (8 MB), 390 (24 MB) and 238 (40 MB) (``benchmarks/results/site-tables-3.txt``).  At
+50 ms a request and 40 Mbit/s, four pages take A1 66 s of waiting where one takes 143 s, and
+the sample 24 s where one takes 30 s; more pages save less time for more bytes."""
 
 
 class RemoteCompactTable:
