@@ -268,3 +268,21 @@ def test_a_capture_is_worked_out_as_the_builder_counts_it(
 
         site.probe = probe  # type: ignore[method-assign]
         assert stored(outcome_of(site._from_captures(CAPTURING, moves) or 0)) == values[expected]
+
+
+def test_without_a_c_compiler_the_site_publishes_the_captures_as_stored(
+    readers: Readers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No program to fill the slots: the codes go out as the compact files hold them, and the
+    manifest says so, so that the Python reader reads every position from the tables."""
+    monkeypatch.setattr(binaries, "executable", lambda *args, **kwargs: None)
+    manifest = publish(readers.local, tmp_path, pieces=3)
+    assert manifest["captures"] == "stored"
+    site = site_checker_tables(INTERNATIONAL, manifest, folder_fetch(tmp_path))
+    assert not site.pure.captures_searched
+    material = (1, 1, 1, 0)
+    fields = readers.local.pure.compact_fields(material)
+    compact_file = readers.folder / f"{material_name(material)}{compact.SUFFIX}"
+    assert bytes(site.remote[material].codes()) == bytes(
+        compact.CompactTable(compact_file, fields).codes()
+    )

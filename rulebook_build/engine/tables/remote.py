@@ -125,21 +125,28 @@ def folder_fetch(folder: Path, seen: list[tuple[str, int, int]] | None = None) -
     return fetch
 
 
+def captures_of(tables: CheckerTables) -> str:
+    """Whether the site's tables of ``tables`` leave captures to the reader (:data:`CAPTURES`):
+    as the variant says where the packing program can be compiled, else ``"stored"`` (the
+    codes published as the compact files hold them, for a machine without a C compiler)."""
+    if binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE) is None:
+        return "stored"
+    return CAPTURES[tables.variant.name]
+
+
 def published_codes(
     tables: CheckerTables, material: Material, table: compact.CompactTable
 ) -> bytes:
     """The codes of a class as the site publishes them: the compact file's, with every slot no
     probe of the site's tables reads given the code before it (``pack fill``, ``native/pack.c``):
-    the unused slots, and in International every position whose side to move must capture
-    (:data:`CAPTURES`), which the readers work out from the positions its captures lead to
-    (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``)."""
+    the unused slots, and where :func:`captures_of` says ``"search"`` every position whose side
+    to move must capture, which the readers work out from the positions its captures lead to
+    (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).  Without a C
+    compiler, the compact file's codes as they are."""
     codes = b"".join(table.block(n) for n in range(-(-table.size // compact.BLOCK)))
     program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
     if program is None:
-        raise RulebookError(
-            "publishing the site's endgame tables needs a C compiler (cc, gcc or clang; "
-            "or CC naming one)"
-        )
+        return codes
     frisian = tables.variant.max_consecutive_king_moves is not None
     run = subprocess.run(
         [
@@ -147,7 +154,7 @@ def published_codes(
             "fill",
             "1" if frisian else "0",
             *map(str, material),
-            "1" if CAPTURES[tables.variant.name] == "search" else "0",
+            "1" if captures_of(tables) == "search" else "0",
         ],
         input=codes,
         capture_output=True,
@@ -232,7 +239,7 @@ def manifest(
         "rules": rules,
         "page": PAGE,
         "block": SPAN,
-        "captures": CAPTURES[tables.variant.name],
+        "captures": captures_of(tables),
         "pieces": most_pieces(classes),
         "classes": {
             material_name(material): {
@@ -273,7 +280,7 @@ def publish(
             except (OSError, tablefile.DamagedTable):
                 tables.pack(material, source)
         table = compact.CompactTable(source, fields)
-        stamp = f"{FORMAT} {CAPTURES[tables.variant.name]}\n".encode() + _header(source)
+        stamp = f"{FORMAT} {captures_of(tables)}\n".encode() + _header(source)
         stamped = folder / f"{name}{SOURCE}"
         blocks = pages = b""
         if stamped.is_file() and stamped.read_bytes() == stamp:
