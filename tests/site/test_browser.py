@@ -38,6 +38,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """A static host as the site's are: it answers a single byte range (``Range: bytes=a-b``)
     with 206, which the check page's tables need, and ``.wasm`` as ``application/wasm``."""
 
+    # as web servers do (nginx's tcp_nodelay): without it an answer's body may wait for the
+    # acknowledgement of its headers (1 to 2 ms a request here, a connection each; some 40 ms
+    # on a kept-alive one, benchmarks/browser_checker.py's home host)
+    disable_nagle_algorithm = True
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",

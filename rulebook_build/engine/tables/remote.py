@@ -64,8 +64,8 @@ from rulebook_build.rules import State, Variant, generate, make
 FORMAT: Final = "site-tables-3"
 SPAN: Final = 16_384
 """Codes a published block: four of the compact file's (``compact.BLOCK``).  Longer blocks
-let zlib find the long runs the filled slots make (a third less than blocks of 4,096 codes on
-the largest classes), and a block still unpacks in well under a millisecond."""
+let zlib find the long runs the filled slots make (a fifth fewer bytes than blocks of 4,096
+codes on the largest class), and a block still unpacks in well under a millisecond."""
 LEVEL: Final = 8
 """zlib's level for the published blocks: 1.4 % more bytes than 9 on the largest class, in
 two fifths of the time (the site build packs the 1.9 billion codes of the International set)."""
@@ -86,9 +86,10 @@ CAPTURES: Final = {"international": "search", "frisian": "stored"}
 """Per variant, whether the published tables hold the positions whose side to move must capture
 (``"stored"``) or leave them to the reader (``"search"``: their slots carry the code before
 them, and a probe plays the captures and takes the best of what they lead to).  Some half of
-the positions of the largest International classes must capture, and leaving them out makes
-the published tables about a third of the compact files.  Fries Spel keeps them: its captures'
-values and the art. 17 runs a capture carries are the builder's alone so far."""
+the positions of the largest International classes must capture: with them left out (and the
+unused slots filled) the published 5-piece set is 0.41 of the compact files' bytes.  Fries
+Spel keeps them: its captures' values and the art. 17 runs a capture carries are the builder's
+alone so far."""
 
 Fetch = Callable[[str, int, int], bytes]
 """``fetch(name, start, end)``: bytes ``start`` to ``end`` (exclusive) of the file ``name`` in
