@@ -53,6 +53,7 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--rounds", action="store_true", help="searches that do not wait")
     parser.add_argument("--enough", type=int, default=0, help="a run stops at these blocks wanted")
+    parser.add_argument("--scout", type=int, default=0, help="rounds of a scout before a search")
     parser.add_argument("--folder", type=Path, default=default_cache_dir() / "site-benchmark")
     args = parser.parse_args()
     program = wasm.wasm_build(default_cache_dir())
@@ -80,20 +81,42 @@ def main() -> int:
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
             site = remote.site_checker_tables(variant, manifest, fetch)
-            host = WasmtimeHost(program, site, rounds=args.rounds, enough=args.enough)
+            host = WasmtimeHost(
+                program,
+                site,
+                rounds=args.rounds,
+                enough=args.enough,
+                scout=args.scout,
+                fetched=requests,
+            )
             site.host = host
             checker = Checker(opened={variant.name: site})
             began = time.perf_counter()
             judgement = checker.judge(game, variant=variant, seconds=args.time_limit, by_work=True)
             used = sum(len(t._cache) for t in site.remote.values())
+            # what the page's worker fetches before the search, several at a time
+            # (table-fetch.js tablesToPrefetch): page lists, and classes small enough whole
+            ahead = sum(
+                1
+                for name, start, end in requests
+                if name.endswith(remote.PAGES)
+                or (start == 0 and end == manifest["classes"][name.split(".")[0]]["bytes"])
+            )
             print(
                 f"page {page:3} whole {whole:8} pages a request {per_request:3}  "
                 f"{game.tag('Event') or '?':10} "
                 f"{judgement.grade:21} "
-                f"{len(requests):6} requests {sum(e - s for _, s, e in requests) / 1e6:8.2f} MB "
+                f"{len(requests):6} requests ({len(requests) - ahead} one after another) "
+                f"{sum(e - s for _, s, e in requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,
             )
+            if args.scout:
+                print(
+                    f"    scouts: {len(host.ahead)} rounds, {sum(host.ahead)} requests "
+                    f"(per round {host.ahead})",
+                    flush=True,
+                )
             if host.rounds is not None:
                 print("    " + rounds_said(host.rounds, requests), flush=True)
                 print(f"    memory kept before a request: {host.kept_bytes / 1e6:.0f} MB")
