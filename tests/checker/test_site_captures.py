@@ -143,7 +143,7 @@ def test_the_published_codes_leave_the_captures_out(readers: Readers) -> None:
     """Where the side to move must capture, a published slot carries the code before it (the
     resolving readers above would pass as well on tables that kept them); elsewhere the
     compact file's code."""
-    material = (1, 1, 1, 0)  # a man and a king against a man: many captures, every count rule
+    material = (1, 1, 1, 0)  # a man and a king against a man: many positions that must capture
     name = material_name(material)
     published = bytes(readers.site.remote[material].codes())
     fields = readers.local.pure.compact_fields(material)
