@@ -1,14 +1,15 @@
 """Every capture the site's International tables leave out, worked out as the stored value.
 
-    python benchmarks/site_captures.py [--pieces 5] [--class m1k1-m1k2 ...]
+    python benchmarks/site_captures.py [--variant international] [--pieces 5] [--class NAME ...]
 
-The site publishes its International tables without the positions whose side to move must
-capture (``tables/remote.py`` CAPTURES): the check page's search works each one out from the
-positions its captures lead to (``resolved_code`` in ``native/prover.c``).  The test suite
-checks that on every class of up to 4 pieces (``tests/checker/test_site_captures.py``); this
-runs the same check, the native program's ``captures`` request, on every class of up to
-``--pieces`` (5: 1.9 billion slots), against the compact files of the cache and of the site's
-folder (``rulebook build`` or ``rulebook tables --pieces 5 --pack`` first).  Prints per class the
+The site publishes its tables without the positions whose side to move must capture
+(``tables/remote.py`` CAPTURES): the check page's search works each one out from the positions
+its captures lead to (``resolved_code`` in ``native/prover.c``).  The test suite checks that on
+every International class of up to 4 pieces and every Fries Spel one of up to 3
+(``tests/checker/test_site_captures.py``); this runs the same check, the native program's
+``captures`` request, on every class of a variant of up to ``--pieces`` (International 5: 1.9
+billion slots), against the compact files of the cache and of the site's folder
+(``rulebook build`` or ``rulebook tables --pieces 5 --pack`` first).  Prints per class the
 positions that must capture, how many differ or were not covered, and the seconds; exit 1 if
 any differs.
 """
@@ -28,15 +29,17 @@ from rulebook_build.engine import binaries  # noqa: E402
 from rulebook_build.engine.tables import compact  # noqa: E402
 from rulebook_build.engine.tables.index import material_name, material_of_name  # noqa: E402
 from rulebook_build.engine.tables.kinds import checker_tables  # noqa: E402
-from rulebook_build.rules import INTERNATIONAL  # noqa: E402
+from rulebook_build.rules import find_variant  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="international")
     parser.add_argument("--pieces", type=int, default=5)
     parser.add_argument("--class", dest="classes", action="append", default=[])
     args = parser.parse_args()
-    tables = checker_tables(INTERNATIONAL)
+    variant = find_variant(args.variant)
+    tables = checker_tables(variant)
     tables.prepare_missing()
     program = tables.prover()
     if program is None:
@@ -54,7 +57,7 @@ def main() -> int:
                 if source.is_file():
                     (folder / name).symlink_to(source)
                     break
-        reader = binaries.NativeProver(program.program, folder, folder, variant=INTERNATIONAL)
+        reader = binaries.NativeProver(program.program, folder, folder, variant=variant)
         total = differ = 0
         started = time.perf_counter()
         with reader.session(5) as session:

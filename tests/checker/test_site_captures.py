@@ -1,6 +1,6 @@
-"""The site's International tables leave the positions whose side to move must capture to the
-reader (``tables/remote.py`` CAPTURES), and every reader works out the same values the compact
-files hold.
+"""The site's tables leave the positions whose side to move must capture to the reader
+(``tables/remote.py`` CAPTURES), and every reader works out the same values the compact files
+hold.
 
 The International tables of up to 4 pieces are published as the site publishes them; then, on
 random positions of those classes (most of them ones that must capture), four readers must say
@@ -31,7 +31,7 @@ from rulebook_build.engine.tables.remote import (
     publish,
     site_checker_tables,
 )
-from rulebook_build.rules import INTERNATIONAL, DrawClocks, State, generate
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, DrawClocks, State, Variant, generate
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.drawrules import initial_clocks
 
@@ -90,8 +90,8 @@ def random_state(rng: random.Random, count: int = 0) -> State:
             return (pieces[0], pieces[1], pieces[2], pieces[3], True, (0, 0), (0, 0))
 
 
-def must_capture(state: State) -> bool:
-    moves = generate(INTERNATIONAL, state)
+def must_capture(state: State, variant: Variant = INTERNATIONAL) -> bool:
+    moves = generate(variant, state)
     return bool(moves) and bool(moves[0][2])
 
 
@@ -286,3 +286,73 @@ def test_without_a_c_compiler_the_site_publishes_the_captures_as_stored(
     assert bytes(site.remote[material].codes()) == bytes(
         compact.CompactTable(compact_file, fields).codes()
     )
+
+
+@dataclass
+class FrisianReaders:
+    local: CheckerTables
+    site: SiteCheckerTables
+    hosted: binaries.ProverSession
+    native: binaries.ProverSession
+
+
+@pytest.fixture(scope="module")
+def frisian(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FrisianReaders]:
+    """The Fries Spel tables of up to 3 pieces as the site publishes them (the art. 17 runs of
+    a side with a king and a man included), and the same readers."""
+    program = wasm.wasm_build(default_cache_dir())
+    assert program is not None
+    folder = tmp_path_factory.mktemp("site-frisian")
+    local = checker_tables(FRISIAN)
+    local.prepare_missing()
+    manifest = publish(local, folder, pieces=3)
+    assert manifest["captures"] == "search"
+    site = site_checker_tables(FRISIAN, manifest, folder_fetch(folder))
+    site.host = WasmtimeHost(program, site)
+    hosted = site.prover()
+    compiled = local.prover()
+    assert hosted is not None and compiled is not None
+    reader = binaries.NativeProver(compiled.program, folder, folder, variant=FRISIAN)
+    with reader.session(5) as native:
+        hosted_session = hosted.session(5)
+        try:
+            yield FrisianReaders(local, site, hosted_session, native)
+        finally:
+            hosted_session.close()
+
+
+def test_every_fries_spel_capture_is_worked_out_as_stored(frisian: FrisianReaders) -> None:
+    """Fries Spel's captures (their values, the king's priority, the runs a capture carries,
+    art. 18's count after one): ``resolved_code`` on every published class, and on capture
+    positions of two classes, runs included, the Python reader and the WebAssembly search too."""
+    for material in sorted(frisian.site.remote):
+        answer = frisian.native.check_captures(material)
+        last = answer.splitlines()[-2].split()
+        assert last[2:] == ["differ", "0", "uncovered", "0"], (material_name(material), answer)
+    checked = 0
+    # a man against two kings, whole (captures into a count-rule draw whose compact code is a
+    # far loss), and a twentieth of a man and a king against a man, every run of each
+    for material, every in (((1, 0, 0, 2), 1), ((1, 1, 1, 0), 20)):
+        layout = frisian.local.pure.store.layout(material)
+        for count, (_base, placement, owns, others) in enumerate(layout.placements()):
+            if count % every:
+                continue
+            for own in owns:
+                for other in others:
+                    state: State = (*placement[:5], own, other)
+                    if not must_capture(state, FRISIAN):
+                        continue
+                    pure = stored(frisian.local.probe(state))
+                    rules = stored(frisian.local.probe_rules(state))
+                    assert pure is not None and rules is not None
+                    code = compact.code_of(pure, rules)
+                    expected = (compact.PURE_VALUE[code], compact.RULES_VALUE[code])
+                    clocks = initial_clocks(FRISIAN, state)
+                    site = (
+                        stored(frisian.site.probe(state)),
+                        stored(frisian.site.probe_rules(state)),
+                    )
+                    assert site == expected, ("site", state)
+                    assert frisian.hosted.probe(state, clocks) == expected, ("webassembly", state)
+                    checked += 1
+    assert checked > 1000, checked

@@ -82,14 +82,17 @@ PAGES: Final = ".pages"
 SOURCE: Final = ".source"
 """Beside a class's published files: the format and the compact file's header they were made
 from, so that a build makes them again only when either changed."""
-CAPTURES: Final = {"international": "search", "frisian": "stored"}
+CAPTURES: Final = {"international": "search", "frisian": "search"}
 """Per variant, whether the published tables hold the positions whose side to move must capture
 (``"stored"``) or leave them to the reader (``"search"``: their slots carry the code before
 them, and a probe plays the captures and takes the best of what they lead to).  Some half of
 the positions of the largest International classes must capture: with them left out (and the
-unused slots filled) the published 5-piece set is 0.41 of the compact files' bytes.  Fries
-Spel keeps them: its captures' values and the art. 17 runs a capture carries are the builder's
-alone so far."""
+unused slots filled) the published International 5-piece set is 0.41 of the compact files'
+bytes, the Fries Spel 4-piece set 0.56.  The compact code keeps no count-rule distance past
+``compact.CAP``, which a Fries Spel capture into a position with no count running would count
+as a conversion: no published class has such a capture (``tests/checker/test_site_captures.py``,
+``benchmarks/site_captures.py --variant frisian``), and a class that had one would differ there
+from the command line's value."""
 
 Fetch = Callable[[str, int, int], bytes]
 """``fetch(name, start, end)``: bytes ``start`` to ``end`` (exclusive) of the file ``name`` in
@@ -598,7 +601,8 @@ class SiteTables(EndgameTables):
                 wins += 1
             else:
                 losses += 1
-            if self.semantics == "rules" and stored != DRAW:
+            # a far value is a count-rule draw or a distance past compact.CAP: no conversion
+            if self.semantics == "rules" and DRAW < stored < compact.FAR_LOSS:
                 counted.append(counted_exit(self.variant, state, move, child, stored))
         if self.semantics == "rules":  # counted_exit of a capture: 1, 0 or a draw
             if 0 in counted:
