@@ -6,10 +6,10 @@ browser fetches only those, with HTTP Range requests against the static site, as
 databases are queried from static hosting (sql.js-httpvfs).  The site publishes per class the
 codes of its compact file (``compact.py``), whose whole checksum the site build verified
 first, with every slot no probe reads given the code before it (:func:`published_codes`):
-the unused slots and, in International, the positions whose side to move must capture
-(:data:`CAPTURES`), whose value the reader works out from the positions the captures lead to,
-as Moby Dam and Kingsrow leave captures out of their tables.  So the long runs compress well,
-in blocks of :data:`SPAN` codes:
+the unused slots and the positions whose side to move must capture (:data:`CAPTURES`), whose
+value the reader works out from the positions the captures lead to, as Moby Dam and Kingsrow
+leave captures out of their tables.  So the long runs compress well, in blocks of
+:data:`SPAN` codes:
 
 * ``<class>.blocks``: the blocks in *pages* of :data:`PAGE`, each page its entries (per block
   the length of its zlib stream and the SHA-256 of it: :data:`ENTRY`, 36 bytes) followed by
