@@ -535,10 +535,7 @@ class ProverSession:
         compare many nodes with the Python engine start one process, not one a node.  It
         leaves the proof tables as they were."""
         request = " ".join(["moves", *self.prover._node(state, clocks)])
-        try:
-            answer = self._exchange(request)
-        except OSError as error:
-            raise RulebookError(f"the compiled search failed: {error}") from error
+        answer = self._asked(request)
         return _parse_report(answer)
 
     def probe(self, state: State, clocks: DrawClocks) -> tuple[int | None, int | None]:
@@ -546,10 +543,7 @@ class ProverSession:
         covered): for the tests that the browser's build works out the positions the site's
         tables leave to it as the native build reads them (``tables/remote.py`` CAPTURES)."""
         request = " ".join(["probe", *self.prover._node(state, clocks)])
-        try:
-            answer = self._exchange(request)
-        except OSError as error:
-            raise RulebookError(f"the compiled search failed: {error}") from error
+        answer = self._asked(request)
         found: dict[str, int | None] = {}
         for line in answer.splitlines():
             kind, _, value = line.partition(" ")
@@ -564,10 +558,7 @@ class ProverSession:
         must capture, from the values of the positions its captures lead to (None: not such a
         position, or one of them not covered); not in the WebAssembly build."""
         request = " ".join(["resolve", *self.prover._node(state, clocks)])
-        try:
-            answer = self._exchange(request)
-        except OSError as error:
-            raise RulebookError(f"the compiled search failed: {error}") from error
+        answer = self._asked(request)
         said = answer.split()
         if len(said) < 2 or said[0] != "code":
             raise RulebookError(f"the compiled search refused a position: {answer.strip()}")
@@ -579,7 +570,10 @@ class ProverSession:
         from its captures, as the browser's build works them out where the site's tables leave
         them out.  The answer's lines: ``captures N differ M uncovered U``, after the first
         difference if there is one."""
-        request = " ".join(["captures", *map(str, material)])
+        return self._asked(" ".join(["captures", *map(str, material)]))
+
+    def _asked(self, request: str) -> str:
+        """``_exchange`` for the tests' requests: a program that cannot answer is an error."""
         try:
             return self._exchange(request)
         except OSError as error:

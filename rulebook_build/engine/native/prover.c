@@ -1370,6 +1370,16 @@ static int parse_node(char **field, node *out) {
     return 1;
 }
 
+/* what the tables say of a node, both kinds: "pure V" and "rules V", or "none" ("probe", "moves") */
+static void print_probes(const node *n) {
+    int16_t v[2] = {probe(0, n), probe(1, n)};
+    const char *names[2] = {"pure", "rules"};
+    for (int k = 0; k < 2; k++) {
+        if (v[k] == NOT_COVERED) printf("%s none\n", names[k]);
+        else printf("%s %d\n", names[k], v[k]);
+    }
+}
+
 #ifndef PROVER_WASM
 /* "captures": every position of a class whose side to move must capture, its stored values
  * against those resolved_code works out from its captures (as the browser's build does where the
@@ -1402,12 +1412,7 @@ static void check_captures(const int m[4]) {
 
 /* "moves": what this program makes of one node, for the tests against the Python engine */
 static int describe(const node *n) {
-    int16_t v[2] = {probe(0, n), probe(1, n)};
-    const char *names[2] = {"pure", "rules"};
-    for (int k = 0; k < 2; k++) {
-        if (v[k] == NOT_COVERED) printf("%s none\n", names[k]);
-        else printf("%s %d\n", names[k], v[k]);
-    }
+    print_probes(n);
     int moves = count_moves(n);
     printf("draw %d\n", moves && draw_by_count(n));
     values first = evaluate(n); /* a leaf's value, else the first estimate */
@@ -1511,10 +1516,7 @@ static void answer(char *line) {
         if (count != 6 || !parse_node(field + 1, &root))
             printf("error expected: probe WM WK BM BK CLOCKS\nend\n");
         else {
-            int16_t v[2] = {probe(0, &root), probe(1, &root)};
-            for (int k = 0; k < 2; k++)
-                if (v[k] == NOT_COVERED) printf("%s none\n", k ? "rules" : "pure");
-                else printf("%s %d\n", k ? "rules" : "pure", v[k]);
+            print_probes(&root);
             printf("end\n");
         }
         fflush(stdout);
