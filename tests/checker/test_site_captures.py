@@ -51,29 +51,49 @@ class Readers:
     folder: Path
 
 
-@pytest.fixture(scope="module")
-def readers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Readers]:
+def opened(variant: Variant, pieces: int, folder: Path) -> Iterator[Readers]:
+    """The tables of ``variant`` of up to ``pieces`` pieces published into ``folder`` as the
+    site publishes them, and the four readers of them."""
     program = wasm.wasm_build(default_cache_dir())
     if program is None:
         pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
-    folder = tmp_path_factory.mktemp("site-international")
-    local = checker_tables(INTERNATIONAL)
+    local = checker_tables(variant)
     local.prepare_missing()
-    manifest = publish(local, folder, pieces=PIECES)
+    manifest = publish(local, folder, pieces=pieces)
     assert manifest["captures"] == "search"
-    site = site_checker_tables(INTERNATIONAL, manifest, folder_fetch(folder))
+    site = site_checker_tables(variant, manifest, folder_fetch(folder))
     site.host = WasmtimeHost(program, site)
     hosted = site.prover()
     compiled = local.prover()
     assert hosted is not None and compiled is not None
     # the native search reads the published compact files, whose codes are the cache's
-    reader = binaries.NativeProver(compiled.program, folder, folder, variant=INTERNATIONAL)
+    reader = binaries.NativeProver(compiled.program, folder, folder, variant=variant)
     with reader.session(5) as native:
         hosted_session = hosted.session(5)
         try:
             yield Readers(local, site, hosted_session, native, folder)
         finally:
             hosted_session.close()
+
+
+@pytest.fixture(scope="module")
+def readers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Readers]:
+    yield from opened(INTERNATIONAL, PIECES, tmp_path_factory.mktemp("site-international"))
+
+
+def every_capture_as_stored(readers: Readers) -> int:
+    """``prover.c``'s ``resolved_code`` on every position of every published class that must
+    capture, against the values the compact files hold: how many positions there were."""
+    total = 0
+    for material in sorted(readers.site.remote):
+        answer = readers.native.check_captures(material)
+        last = answer.splitlines()[-2].split()
+        assert last[0] == "captures" and last[2:] == ["differ", "0", "uncovered", "0"], (
+            material_name(material),
+            answer,
+        )
+        total += int(last[1])
+    return total
 
 
 def random_state(rng: random.Random, count: int = 0) -> State:
@@ -187,16 +207,7 @@ def test_the_native_search_works_out_every_capture_of_every_class_as_stored(
 ) -> None:
     """``prover.c``'s ``resolved_code`` (the browser's build runs it) on every position of every
     published class that must capture, against the values the compact files hold."""
-    total = 0
-    for material in sorted(readers.site.remote):
-        answer = readers.native.check_captures(material)
-        last = answer.splitlines()[-2].split()
-        assert last[0] == "captures" and last[2:] == ["differ", "0", "uncovered", "0"], (
-            material_name(material),
-            answer,
-        )
-        total += int(last[1])
-    assert total > 1_000_000, total
+    assert every_capture_as_stored(readers) > 1_000_000
 
 
 # A position where White, to move with kings on 19, 20 and 38, must capture either Black's king
@@ -288,47 +299,18 @@ def test_without_a_c_compiler_the_site_publishes_the_captures_as_stored(
     )
 
 
-@dataclass
-class FrisianReaders:
-    local: CheckerTables
-    site: SiteCheckerTables
-    hosted: binaries.ProverSession
-    native: binaries.ProverSession
-
-
 @pytest.fixture(scope="module")
-def frisian(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FrisianReaders]:
+def frisian(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Readers]:
     """The Fries Spel tables of up to 3 pieces as the site publishes them (the art. 17 runs of
     a side with a king and a man included), and the same readers."""
-    program = wasm.wasm_build(default_cache_dir())
-    assert program is not None
-    folder = tmp_path_factory.mktemp("site-frisian")
-    local = checker_tables(FRISIAN)
-    local.prepare_missing()
-    manifest = publish(local, folder, pieces=3)
-    assert manifest["captures"] == "search"
-    site = site_checker_tables(FRISIAN, manifest, folder_fetch(folder))
-    site.host = WasmtimeHost(program, site)
-    hosted = site.prover()
-    compiled = local.prover()
-    assert hosted is not None and compiled is not None
-    reader = binaries.NativeProver(compiled.program, folder, folder, variant=FRISIAN)
-    with reader.session(5) as native:
-        hosted_session = hosted.session(5)
-        try:
-            yield FrisianReaders(local, site, hosted_session, native)
-        finally:
-            hosted_session.close()
+    yield from opened(FRISIAN, 3, tmp_path_factory.mktemp("site-frisian"))
 
 
-def test_every_fries_spel_capture_is_worked_out_as_stored(frisian: FrisianReaders) -> None:
+def test_every_fries_spel_capture_is_worked_out_as_stored(frisian: Readers) -> None:
     """Fries Spel's captures (their values, the king's priority, the runs a capture carries,
     art. 18's count after one): ``resolved_code`` on every published class, and on capture
     positions of two classes, runs included, the Python reader and the WebAssembly search too."""
-    for material in sorted(frisian.site.remote):
-        answer = frisian.native.check_captures(material)
-        last = answer.splitlines()[-2].split()
-        assert last[2:] == ["differ", "0", "uncovered", "0"], (material_name(material), answer)
+    assert every_capture_as_stored(frisian) > 100_000
     checked = 0
     # a man against two kings, whole (captures into a count-rule draw whose compact code is a
     # far loss), and a twentieth of a man and a king against a man, every run of each

@@ -140,14 +140,14 @@ def captures_of(tables: CheckerTables) -> str:
 
 
 def published_codes(
-    tables: CheckerTables, material: Material, table: compact.CompactTable
+    tables: CheckerTables, material: Material, table: compact.CompactTable, captures: str
 ) -> bytes:
     """The codes of a class as the site publishes them: the compact file's, with every slot no
     probe of the site's tables reads given the code before it (``pack fill``, ``native/pack.c``):
-    the unused slots, and where :func:`captures_of` says ``"search"`` every position whose side
-    to move must capture, which the readers work out from the positions its captures lead to
-    (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).  Without a C
-    compiler, the compact file's codes as they are."""
+    the unused slots, and where ``captures`` (:func:`captures_of`) is ``"search"`` every
+    position whose side to move must capture, which the readers work out from the positions its
+    captures lead to (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).
+    Without a C compiler, the compact file's codes as they are."""
     codes = b"".join(table.block(n) for n in range(-(-table.size // compact.BLOCK)))
     program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
     if program is None:
@@ -159,7 +159,7 @@ def published_codes(
             "fill",
             "1" if frisian else "0",
             *map(str, material),
-            "1" if captures_of(tables) == "search" else "0",
+            "1" if captures == "search" else "0",
         ],
         input=codes,
         capture_output=True,
@@ -231,9 +231,10 @@ def fingerprints(tables: EndgameTables) -> tuple[object, object]:
 
 
 def manifest(
-    tables: CheckerTables, classes: dict[Material, tuple[int, bytes, bytes]]
+    tables: CheckerTables, classes: dict[Material, tuple[int, bytes, bytes]], captures: str
 ) -> dict[str, Any]:
-    """What ``tables-<variant>.json`` says: the rules the tables were built for and each class
+    """What ``tables-<variant>.json`` says: the rules the tables were built for, whether
+    captures are left to the reader (``captures``, :func:`captures_of`) and each class
     (``classes``: its size in slots, its ``.blocks`` and its ``.pages``)."""
     pure, rules = fingerprints(tables.pure)
     return {
@@ -244,7 +245,7 @@ def manifest(
         "rules": rules,
         "page": PAGE,
         "block": SPAN,
-        "captures": captures_of(tables),
+        "captures": captures,
         "pieces": most_pieces(classes),
         "classes": {
             material_name(material): {
@@ -306,7 +307,7 @@ def publish(
 
     def made(job: tuple[Material, compact.CompactTable, bytes]) -> tuple[bytes, bytes]:
         material, table, _stamp = job
-        return site_files(published_codes(tables, material, table))
+        return site_files(published_codes(tables, material, table, captures))
 
     # a class's codes are filled by the packing program and packed by zlib, both outside the
     # interpreter's lock: one thread a core (the International set in half the time)
@@ -321,7 +322,7 @@ def publish(
             published[material] = (table.size, blocks, pages)
             if progress is not None:
                 progress(name)
-    said = manifest(tables, published)
+    said = manifest(tables, published, captures)
     text = json.dumps(said, sort_keys=True, separators=(",", ":")) + "\n"
     target = folder / f"tables-{tables.variant.name}.json"
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
