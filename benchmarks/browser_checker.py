@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -95,6 +96,12 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
     requests = 0
     bytes_sent = 0
     not_modified = 0
+    began = 0.0
+    active = 0
+    most_active = 0
+    """Requests answered at once, and the most at any time since :meth:`reset`."""
+    timeline: ClassVar[list[tuple[float, str]]] = []
+    """Per request: seconds since :meth:`reset` when its answer began, and the file's name."""
     CHUNK = 16_384
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -104,12 +111,17 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
     def reset(cls) -> None:
         with cls.counts_lock:
             cls.requests = cls.bytes_sent = cls.not_modified = 0
+            cls.began = time.monotonic()
+            cls.most_active = cls.active
+            cls.timeline = []
 
     def _count(self, size: int, *, not_modified: bool = False) -> None:
         with HomeHost.counts_lock:
             HomeHost.requests += 1
             HomeHost.bytes_sent += size
             HomeHost.not_modified += not_modified
+            name = self.path.split("?")[0].rsplit("/", 1)[-1]
+            HomeHost.timeline.append((time.monotonic() - HomeHost.began, name))
 
     def do_HEAD(self) -> None:
         self._answer(body=False)
@@ -120,6 +132,18 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
             self._answer(body=True)
 
     def _answer(self, *, body: bool) -> None:
+        with HomeHost.counts_lock:
+            HomeHost.active += 1
+            HomeHost.most_active = max(HomeHost.most_active, HomeHost.active)
+        try:
+            self._answer_one(body=body)
+        finally:
+            with HomeHost.counts_lock:
+                HomeHost.active -= 1
+
+    def _answer_one(self, *, body: bool) -> None:
+        if self.path.startswith("http://"):  # asked through the proxy (--many): a full URL
+            self.path = "/" + self.path.split("/", 3)[3]
         time.sleep(self.delay)  # the round trip before the first byte
         path = self.translate_path(self.path)
         if os.path.isdir(path):
@@ -170,7 +194,30 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
                 left -= len(chunk)
 
 
-def _by_link(playwright: Any, host: str, name: str, text: str, seconds: float) -> dict[str, Any]:
+def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: float) -> str:
+    """Where a run's time went: when the page's own files (Pyodide, Python, the search) were
+    all answered, when the tables began and ended, and the tables' requests by kind: fetched
+    ahead several at a time (page lists, small classes, the scouts' ranges) or one after
+    another by the judgement itself (the report's count, with the seconds it waited)."""
+    tables = [t for t, name in timeline if name.endswith((".pages", ".blocks", ".json"))]
+    own = [t for t, name in timeline if not name.endswith((".pages", ".blocks"))]
+    ahead = report.get("prefetched") or {}
+    return (
+        f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
+        f"-{max(tables, default=0):.1f} s; grade at {took:.1f} s; ahead "
+        f"{ahead.get('requests', 0)} requests ({ahead.get('scouted', 0)} scouted in "
+        f"{ahead.get('scout_rounds', 0)} rounds, {ahead.get('scout_seconds', 0):.1f} s of scouts; "
+        f"{ahead.get('bytes', 0) / 1e6:.1f} MB), one after another {report.get('requests', 0)} "
+        f"({report.get('fetch_seconds', 0):.1f} s waited, "
+        f"{report.get('downloaded', 0) / 1e6:.1f} MB); scouts' rounds (s of scouts, s of "
+        f"fetches after them) "
+        + " ".join(f"{a:.1f}+{b:.1f}" for a, b in ahead.get("scout_rounds_seconds", []))
+    )
+
+
+def _by_link(
+    playwright: Any, host: str, name: str, text: str, seconds: float, *, tls: bool = False
+) -> dict[str, Any]:
     """The problem opened by its link, cold (a new profile) and warm (the browser started again
     on the same profile): seconds to the grade, the server's requests and bytes."""
     profile = Path(tempfile.mkdtemp(prefix="rulebook-profile-"))
@@ -182,7 +229,11 @@ def _by_link(playwright: Any, host: str, name: str, text: str, seconds: float) -
                 str(profile),
                 executable_path="/usr/bin/chromium",
                 headless=True,
-                args=["--no-sandbox", "--disable-background-networking"],
+                args=[
+                    "--no-sandbox",
+                    "--disable-background-networking",
+                    *(["--ignore-certificate-errors"] if tls else []),
+                ],
             )
             page = context.new_page()
             HomeHost.reset()
@@ -195,6 +246,10 @@ def _by_link(playwright: Any, host: str, name: str, text: str, seconds: float) -
             )
             took = time.perf_counter() - began
             grade = page.get_attribute(".rb-check-report", "data-grade")
+            report = page.evaluate(
+                "() => (document.querySelector('.rb-checker').rulebookChecker.lastRecord || {})"
+                ".report || {}"
+            )
             context.close()
             row[run] = {
                 "grade": grade,
@@ -205,9 +260,13 @@ def _by_link(playwright: Any, host: str, name: str, text: str, seconds: float) -
             }
             print(
                 f"{name:34} {run}: {grade:21} {took:6.1f} s, {HomeHost.requests:5} requests "
-                f"({HomeHost.not_modified} answered 304), {HomeHost.bytes_sent / 1e6:7.2f} MB",
+                f"({HomeHost.not_modified} answered 304), {HomeHost.bytes_sent / 1e6:7.2f} MB, "
+                f"at most {HomeHost.most_active} at once",
                 flush=True,
             )
+            print("    " + _timeline(HomeHost.timeline, report, took), flush=True)
+            if os.environ.get("TIMELINE"):
+                Path(os.environ["TIMELINE"] + run).write_text(json.dumps(HomeHost.timeline))
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     return row
@@ -282,6 +341,14 @@ def main() -> int:
     )
     parser.add_argument("--delay", type=float, default=50.0, help="--home: ms a request")
     parser.add_argument("--mbit", type=float, default=40.0, help="--home: megabits a second")
+    parser.add_argument(
+        "--http2",
+        action="store_true",
+        help="--home: the browser reaches the site over HTTP/2 (as hosts serve it: many "
+        "requests in flight at once, where HTTP/1.1 allows six), through a local nginx in "
+        "front of this script's server, which still makes every request wait and shares the "
+        "bandwidth",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -388,6 +455,73 @@ def main() -> int:
     return 0
 
 
+def _http2_front(port: int) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx on another loopback port, serving HTTP/2 over TLS (a certificate made for the run;
+    Chromium is told to accept it) and passing every request to this script's server on
+    ``port`` unbuffered, over as many kept-alive connections as requests are in flight: the
+    delay and the bandwidth stay the script's, the browser's limit of six connections to a
+    host goes, as on a host that serves HTTP/2.  Returns the process and the site's address."""
+    folder = Path(tempfile.mkdtemp(prefix="rulebook-h2-"))
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-keyout",
+            str(folder / "key.pem"),
+            "-out",
+            str(folder / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        front_port = probe.getsockname()[1]
+    (folder / "nginx.conf").write_text(
+        f"""
+daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    upstream home {{ server 127.0.0.1:{port}; keepalive 64; }}
+    server {{
+        listen 127.0.0.1:{front_port} ssl http2;  # Debian 12's nginx 1.22: no "http2 on;"
+        ssl_certificate {folder}/cert.pem;
+        ssl_certificate_key {folder}/key.pem;
+        location / {{
+            proxy_pass http://home;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+        }}
+    }}
+}}
+"""
+    )
+    front = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(folder / "nginx.conf")])
+    for _ in range(100):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", front_port)):
+            break
+        time.sleep(0.05)
+    return front, f"https://127.0.0.1:{front_port}"
+
+
 def _home(site: Path, args: argparse.Namespace) -> int:
     """``--home``: each problem by its link over the emulated home connection."""
     from playwright.sync_api import sync_playwright
@@ -399,6 +533,9 @@ def _home(site: Path, args: argparse.Namespace) -> int:
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     host = f"http://127.0.0.1:{httpd.server_address[1]}"
+    front = None
+    if args.http2:
+        front, host = _http2_front(httpd.server_address[1])
     print(
         f"served by this script on {host}: {args.delay:g} ms a request, {args.mbit:g} Mbit/s, "
         "Cache-Control: max-age=0, must-revalidate, ETag and 304",
@@ -408,10 +545,13 @@ def _home(site: Path, args: argparse.Namespace) -> int:
     rows = []
     with sync_playwright() as playwright:
         for name, text, digest in _problems(args.files, args.first):
-            row = _by_link(playwright, host, name, text, args.time_limit)
+            row = _by_link(playwright, host, name, text, args.time_limit, tls=front is not None)
             row["stored"] = stored.get(digest, {}).get("grade", "none")
             rows.append(row)
     httpd.shutdown()
+    if front is not None:
+        front.terminate()
+        front.wait()
     for run in ("cold", "warm"):
         same = sum(1 for r in rows if r[run]["grade"] == r["stored"])
         times = [r[run]["seconds"] for r in rows]

@@ -31,12 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rulebook_build.checker.front import Checker  # noqa: E402
+from rulebook_build.checkpage.entry import scout_lines  # noqa: E402
 from rulebook_build.engine import wasm  # noqa: E402
 from rulebook_build.engine.tables import remote  # noqa: E402
 from rulebook_build.engine.tables.endgame import default_cache_dir  # noqa: E402
 from rulebook_build.engine.tables.kinds import DEFAULT_TABLE_PIECES, checker_tables  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file  # noqa: E402
-from rulebook_build.notation.replay import game_variant  # noqa: E402
+from rulebook_build.notation.replay import game_variant, replay_problem  # noqa: E402
 from tests.checker.wasm_host import WasmtimeHost  # noqa: E402
 
 
@@ -53,7 +54,9 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--rounds", action="store_true", help="searches that do not wait")
     parser.add_argument("--enough", type=int, default=0, help="a run stops at these blocks wanted")
-    parser.add_argument("--scout", type=int, default=0, help="rounds of a scout before a search")
+    parser.add_argument(
+        "--scout", type=int, default=0, help="rounds of the worker's scouts before a judgement"
+    )
     parser.add_argument("--folder", type=Path, default=default_cache_dir() / "site-benchmark")
     args = parser.parse_args()
     program = wasm.wasm_build(default_cache_dir())
@@ -80,23 +83,25 @@ def main() -> int:
             manifest = remote.publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant.name])
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
-            site = remote.site_checker_tables(variant, manifest, fetch)
-            host = WasmtimeHost(
-                program,
-                site,
-                rounds=args.rounds,
-                enough=args.enough,
-                scout=args.scout,
-                fetched=requests,
+            kept: dict[tuple[str, int, int], bytes] = {}
+            site = remote.site_checker_tables(
+                variant, manifest, fetch, kept=lambda n, s, e, kept=kept: kept.get((n, s, e))
             )
+            host = WasmtimeHost(program, site, rounds=args.rounds, enough=args.enough)
             site.host = host
             checker = Checker(opened={variant.name: site})
             began = time.perf_counter()
-            judgement = checker.judge(game, variant=variant, seconds=args.time_limit, by_work=True)
+            read = replay_problem(game, variant)
+            ahead: list[list[tuple[str, int, int]]] = []
+            if args.scout:
+                lines = scout_lines(read, args.time_limit)
+                ahead = host.scout_ahead(variant.name, lines, kept, fetch, args.scout)
+            scouted = sum(len(r) for r in ahead)
+            judgement = checker.judge(read, seconds=args.time_limit, full=True, by_work=True)
             used = sum(len(t._cache) for t in site.remote.values())
             # what the page's worker fetches before the search, several at a time
             # (table-fetch.js tablesToPrefetch): page lists, and classes small enough whole
-            ahead = sum(
+            ahead_count = scouted + sum(
                 1
                 for name, start, end in requests
                 if name.endswith(remote.PAGES)
@@ -106,15 +111,15 @@ def main() -> int:
                 f"page {page:3} whole {whole:8} pages a request {per_request:3}  "
                 f"{game.tag('Event') or '?':10} "
                 f"{judgement.grade:21} "
-                f"{len(requests):6} requests ({len(requests) - ahead} one after another) "
+                f"{len(requests):6} requests ({len(requests) - ahead_count} one after another) "
                 f"{sum(e - s for _, s, e in requests) / 1e6:8.2f} MB "
                 f"{used:7} blocks kept  {time.perf_counter() - began:6.1f} s",
                 flush=True,
             )
             if args.scout:
                 print(
-                    f"    scouts: {len(host.ahead)} rounds, {sum(host.ahead)} requests "
-                    f"(per round {host.ahead})",
+                    f"    scouts: {len(ahead)} rounds, {scouted} requests "
+                    f"(per round {[len(r) for r in ahead]})",
                     flush=True,
                 )
             if host.rounds is not None:

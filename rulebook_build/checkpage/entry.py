@@ -37,6 +37,7 @@ from rulebook_build.checker import CRITERIA, Checker, calibration, opinion_words
 from rulebook_build.engine import (
     FetchFailed,
     SiteCheckerTables,
+    binaries,
     site_checker_tables,
     tablefile,
     wasm,
@@ -45,6 +46,7 @@ from rulebook_build.errors import RulebookError, Said
 from rulebook_build.notation import (
     MAX_GAME_CHARACTERS,
     DiagramSpec,
+    ReplayedProblem,
     format_fen,
     game_variant,
     line_text,
@@ -57,7 +59,7 @@ from rulebook_build.notation import (
     shown,
 )
 from rulebook_build.render import player_html
-from rulebook_build.rules import Move, Variant, find_variant
+from rulebook_build.rules import Move, Variant, advance, find_variant, initial_clocks
 from rulebook_build.similar import Collection as SimilarCollection
 from rulebook_build.similar import Index, cache, describe, queries, read_file
 from rulebook_build.similar import search_similar as search
@@ -97,12 +99,23 @@ def _fetched(fetch: Callable[[str, int, int], Any], name: str, start: int, end: 
 
 
 def open_tables(
-    variant: str, manifest: str, fetch: Callable[[str, int, int], Any], host: Any = None
+    variant: str,
+    manifest: str,
+    fetch: Callable[[str, int, int], Any],
+    host: Any = None,
+    kept: Callable[[str, int, int], Any] | None = None,
 ) -> str:
     """Open the site's tables of ``variant`` from its manifest (which the worker checked
     against the digest the page carries), read through ``fetch(name, start, end)``, and with
-    the compiled search of ``host`` (``prover-host.js``) if given.  Returns ``{"classes",
+    the compiled search of ``host`` (``prover-host.js``) if given; ``kept(name, start, end)``:
+    the bytes where the worker fetched them ahead, else None.  Returns ``{"classes",
     "pieces", "compiled"}`` or ``{"error"}``."""
+
+    def found(name: str, start: int, end: int) -> bytes | None:
+        assert kept is not None
+        bytes_found = kept(name, start, end)
+        return None if bytes_found is None else _as_bytes(bytes_found)
+
     try:
         data = json.loads(manifest)
         tables = site_checker_tables(
@@ -110,6 +123,7 @@ def open_tables(
             data,
             lambda name, start, end: _fetched(fetch, name, start, end),
             host,
+            found if kept is not None else None,
         )
     except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
         return json.dumps({"error": str(error)})
@@ -137,6 +151,54 @@ def table_codes(variant: str, a: int, b: int, c: int, d: int, block: int) -> Any
     except ImportError:  # not in the browser (the tests)
         return codes
     return to_js(memoryview(codes))
+
+
+def table_request(variant: str, a: int, b: int, c: int, d: int, block: int) -> str:
+    """The request a block would cost (``SiteCheckerTables.request_for``): ``[file, start,
+    end]`` in JSON, or ``null`` where it costs none.  The worker's scouts
+    (``checker-worker.js``) fetch these ranges ahead of the judgement."""
+    tables = _OPEN.get(variant)
+    found = None if tables is None else tables.request_for((a, b, c, d), block)
+    return json.dumps(list(found) if found is not None else None)
+
+
+SCOUT_NODES: Final = 2_000_000
+"""A scout's node limit: it is stopped long before, once it wants the blocks it may."""
+
+
+def scout_requests(problem_json: str, seconds: float) -> str:
+    """The searches the judgement of the problem starts with, as requests to the compiled
+    search (:func:`scout_lines`), in JSON; ``[]`` for a problem that cannot be read (the check
+    says why).  The worker runs them as scouts that never wait for a block (``prover-host.js``),
+    to learn which blocks to fetch many at a time; their answers are thrown away, and the
+    judgement that follows is the same with or without them."""
+    try:
+        problem = json.loads(problem_json)
+        games, errors = read_pdn(_pdn_text(problem), source="<problem>")
+        if errors or not games:
+            return "[]"
+        variant = game_variant(games[0])
+        assert variant is not None
+        read = replay_problem(games[0], variant)
+    except (RulebookError, ValueError, KeyError, TypeError):
+        return "[]"
+    return json.dumps(scout_lines(read, float(seconds)))
+
+
+def scout_lines(read: ReplayedProblem, seconds: float) -> list[str]:
+    """``solve SECONDS NODES NODE`` for the position after each legal first move of the
+    problem: the searches its judgement asks first (the key's proof, each other first move's
+    refutation), whose blocks its later searches mostly read too."""
+    start = read.replayed.start if read.replayed is not None else read.start
+    state = start.state()
+    clocks = initial_clocks(read.variant, state)
+    lines = []
+    for move in start.raw_moves():
+        after = start.play_raw(move).state()
+        clocks_after = advance(read.variant, clocks, state, move, after)
+        node = binaries.node_words(read.variant, after, clocks_after)
+        lines.append(" ".join(["solve", f"{max(seconds, 0.001):.3f}", str(SCOUT_NODES), *node]))
+    return lines
 
 
 def _error(error: RulebookError) -> dict[str, Any]:
@@ -462,6 +524,9 @@ def check(
             {"class": name, "kind": kind, "reason": reason}
             for name, kind, reason in (tables.faults() if tables else [])
         ],
+        # pages the worker kept that failed their checksum (asked of the host instead): the
+        # worker forgets what it keeps of the set
+        "kept_refused": tables.kept_refused() if tables else 0,
     }
     return json.dumps(record)
 

@@ -8,13 +8,14 @@ are fetched together, the instance's memory is put back as it was before the req
 search runs again, until a run wants nothing new.  That last run had every block it probed, so
 its answer is the one of a search that waited for each.
 
-With ``scout`` (a measurement of issue 54, not what the page does): before each request, up to
-``scout`` rounds of a scout, a fresh instance with a small table running the same request
-without waiting (as with ``rounds``, stopped once it wants ``enough`` blocks); the blocks each
-round wants are fetched together (what the page could fetch several at a time) before the
-next; then the request runs as it always does, waiting for each block it still lacks.  Its
-answer is the waiting search's: the scouts only bring blocks forward.  :attr:`WasmtimeHost.ahead`
-counts, per round, the requests the scouts made."""
+:meth:`WasmtimeHost.scout_ahead` scouts as the page's worker does before a judgement
+(``checker-worker.js`` scoutAhead, ``prover-host.js`` scout): each request of the judgement's
+first searches runs in a fresh instance with a small table that never waits (a block whose
+range is not kept is noted as wanted and answered "no table here"; once ``enough`` are
+wanted its clock jumps past its limit); the ranges of the wanted blocks (``request_for``: a
+page each) are fetched and kept, and the scouts run again, a round at a time.  The judgement
+then runs as it always does, taking what the scouts fetched from what is kept; its answer is
+the one without scouts."""
 
 from __future__ import annotations
 
@@ -42,10 +43,18 @@ class Exit(Exception):
 
 class WasmtimeSession:
     def __init__(
-        self, host: WasmtimeHost, variant: str, table_mb: int, *, scouting: bool = False
+        self,
+        host: WasmtimeHost,
+        variant: str,
+        table_mb: int,
+        *,
+        ready: Callable[[tuple[int, int, int, int], int], bool] | None = None,
     ) -> None:
         self.host = host
-        self.scouting = scouting
+        self.ready = ready
+        """A scout's: whether a block can be had without waiting (else it is wanted)."""
+        self.in_order: list[tuple[tuple[int, int, int, int], int]] = []
+        """A scout's wanted blocks, in the order first wanted."""
         self.variant = variant
         self.wanted: set[tuple[tuple[int, int, int, int], int]] = set()
         self.jumps = 0  # with rounds, a run that wants enough blocks: its clock jumps to its end
@@ -103,8 +112,15 @@ class WasmtimeSession:
             return unclocked(lambda: self.tables.blocks((a, b, c, d)))
 
         def block(caller: wasmtime.Caller, a: int, b: int, c: int, d: int, n: int, at: int) -> int:
-            no_wait = host.rounds is not None or self.scouting
-            if no_wait and not self.tables.held((a, b, c, d), n):
+            if self.ready is not None:
+                if not self.ready((a, b, c, d), n):
+                    if ((a, b, c, d), n) not in self.wanted:
+                        self.wanted.add(((a, b, c, d), n))
+                        self.in_order.append(((a, b, c, d), n))
+                    if len(self.wanted) >= host.enough_scout and not self.jumps:
+                        self.jumps = 1
+                    return -1
+            elif host.rounds is not None and not self.tables.held((a, b, c, d), n):
                 self.wanted.add(((a, b, c, d), n))
                 if len(self.wanted) >= host.enough and not self.jumps:
                     self.jumps = 1
@@ -143,9 +159,7 @@ class WasmtimeSession:
         assert len(data) <= 512
         assert isinstance(self.memory, wasmtime.Memory)
         self.memory.write(self.store, data, self.buffer)
-        if self.host.scout and not self.scouting:
-            self._scout(line)
-        if self.host.rounds is None:
+        if self.host.rounds is None or self.ready is not None:
             return self._run()
         before = self.memory.read(self.store, 0, self.memory.data_len(self.store))
         runs: list[tuple[int, float]] = []
@@ -168,18 +182,6 @@ class WasmtimeSession:
             if grown:  # as fresh memory would be
                 self.memory.write(self.store, bytes(grown), len(before))
 
-    def _scout(self, line: str) -> None:
-        """Rounds of a scout before ``line`` runs (see the module's docstring)."""
-        for _round in range(self.host.scout):
-            scout = WasmtimeSession(self.host, self.variant, SCOUT_TABLE_MB, scouting=True)
-            scout.request(line)
-            if not scout.wanted:
-                return
-            before = len(self.host.fetched)
-            for material, number in sorted(scout.wanted):
-                self.tables.codes(material, number)
-            self.host.ahead.append(len(self.host.fetched) - before)
-
     def _run(self) -> str:
         self.output.clear()
         self.request_function(self.store)  # type: ignore[operator]
@@ -190,7 +192,13 @@ class WasmtimeSession:
 
 
 SCOUT_TABLE_MB = 64
-"""A scout's transposition table: a scout is stopped after a few blocks' worth of search."""
+"""A scout's transposition table (``checker-worker.js`` SCOUT_TABLE_MB)."""
+SCOUT_ROUNDS = 4
+"""Rounds of scouts before a judgement (``checker-worker.js`` SCOUT_ROUNDS)."""
+SCOUT_ENOUGH = 128
+"""Blocks a scout may want before it is stopped (``checker-worker.js`` SCOUT_ENOUGH)."""
+
+Range = tuple[str, int, int]
 
 
 class WasmtimeHost:
@@ -203,8 +211,7 @@ class WasmtimeHost:
         *,
         rounds: bool = False,
         enough: int = 0,
-        scout: int = 0,
-        fetched: list[tuple[str, int, int]] | None = None,
+        enough_scout: int = SCOUT_ENOUGH,
     ) -> None:
         self.engine = wasmtime.Engine()
         self.enough = enough or 2**62
@@ -214,12 +221,8 @@ class WasmtimeHost:
         """With rounds: per request, per run its blocks wanted and its seconds."""
         self.kept_bytes = 0
         """With rounds: the most memory kept to put an instance back before a request."""
-        self.scout = scout
-        """Rounds of a scout before each request (0: none)."""
-        self.fetched = fetched if fetched is not None else []
-        """The requests made (the caller's fetch notes them here), to count the scouts'."""
-        self.ahead: list[int] = []
-        """With a scout: per round, the requests its wanted blocks took."""
+        self.enough_scout = enough_scout
+        """A scout stops once it wants this many blocks."""
         self.module = wasmtime.Module.from_file(self.engine, str(wasm))
         self.tables = tables
         self.sessions = 0
@@ -227,3 +230,48 @@ class WasmtimeHost:
     def open(self, variant: str, table_mb: int) -> WasmtimeSession:
         self.sessions += 1
         return WasmtimeSession(self, variant, table_mb)
+
+    def scout_ahead(
+        self,
+        variant: str,
+        lines: list[str],
+        kept: dict[Range, bytes],
+        fetch: Callable[[str, int, int], bytes],
+        rounds: int = SCOUT_ROUNDS,
+    ) -> list[list[Range]]:
+        """The worker's scouts before a judgement whose first searches are ``lines``
+        (``entry.scout_requests``): each round's wanted ranges fetched with ``fetch`` into
+        ``kept`` (which the tables read through ``kept``, as the worker's ``ahead``); a scout
+        that wanted nothing is not run again.  Returns the ranges fetched, per round."""
+        ranges: dict[tuple[tuple[int, int, int, int], int], Range | None] = {}
+
+        def range_of(material: tuple[int, int, int, int], number: int) -> Range | None:
+            if (material, number) not in ranges:
+                ranges[material, number] = self.tables.request_for(material, number)
+            return ranges[material, number]
+
+        def ready(material: tuple[int, int, int, int], number: int) -> bool:
+            found = range_of(material, number)
+            return found is None or found in kept
+
+        fetched: list[list[Range]] = []
+        running = list(lines)
+        for _round in range(rounds):
+            wanted: list[Range] = []
+            still = []
+            for line in running:
+                scout = WasmtimeSession(self, variant, SCOUT_TABLE_MB, ready=ready)
+                scout.request(line)
+                for material, number in scout.in_order:
+                    found = range_of(material, number)
+                    if found is not None and found not in kept and found not in wanted:
+                        wanted.append(found)
+                if scout.in_order:
+                    still.append(line)
+            if not wanted:
+                break
+            for name, start, end in wanted:
+                kept[name, start, end] = fetch(name, start, end)
+            fetched.append(wanted)
+            running = still
+        return fetched

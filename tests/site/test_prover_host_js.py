@@ -79,3 +79,77 @@ def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Pa
     # a minute's wait for each table request, far past the ten seconds: the same search
     assert slow["answer"].split("seconds")[0] == quick["answer"].split("seconds")[0]
     assert slow["answer"].split("\n", 3)[3] == quick["answer"].split("\n", 3)[3]
+
+
+SCOUT_SCRIPT = """
+import {{ readFileSync }} from "node:fs";
+import {{ createHost }} from {host};
+const module = new WebAssembly.Module(readFileSync({program}));
+// every class of the tables has its blocks (engine/tables/index.py class_slots, International)
+const comb = (n, k) => {{
+  let r = 1;
+  for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
+  return r;
+}};
+const blocks = (a, b, c, d) =>
+  Math.ceil(comb(45, a) * comb(50, b) * comb(45, c) * comb(50, d) / {block});
+const tables = {{ blocks, codes() {{ return null; }} }};
+const host = createHost(module, tables, null);
+const none = host.scout("international", 64, {line}, () => false, {enough});
+const all = host.scout("international", 64, {line}, () => true, {enough});
+const unstopped = host.scout("international", 64, {line}, () => false, 1e9);
+console.log(JSON.stringify([none, all, unstopped.length]));
+"""
+
+
+def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
+    tmp_path: Path,
+) -> None:
+    """The worker's scout (``createHost(...).scout``) under node and the tests' (``wasm_host``,
+    under wasmtime, which the Python tests of the scouts rely on) want the same blocks in the
+    same order, stop once ``enough`` are wanted (at the search's next look at its clock), and
+    want none when every block is ready."""
+    from rulebook_build.engine.tables import compact
+    from rulebook_build.engine.tables.index import class_slots
+    from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
+
+    program = wasm.wasm_build(default_cache_dir())
+    if program is None:
+        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
+    state = parse_fen(FEN, variant=INTERNATIONAL).state()
+    line = " ".join(
+        ["solve", "10.000", "200000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
+    )
+    enough = 16
+    script = tmp_path / "scout.mjs"
+    script.write_text(
+        SCOUT_SCRIPT.format(
+            host=json.dumps((ASSETS / "prover-host.js").as_uri()),
+            program=json.dumps(str(program)),
+            line=json.dumps(line),
+            block=compact.BLOCK,
+            enough=enough,
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [NODE, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    wanted, none, unstopped = json.loads(done.stdout.strip().splitlines()[-1])
+    assert none == []
+    # stopped at its next look at the clock after the sixteenth: long before its node limit
+    assert enough <= len(wanted) < unstopped / 2, (len(wanted), unstopped)
+    assert len({tuple(block) for block in wanted}) == len(wanted)
+
+    class Stand:
+        """Every class has its blocks; none is ever ready."""
+
+        def blocks(self, material: tuple[int, int, int, int]) -> int:
+            return -(-class_slots(material, None) // compact.BLOCK)
+
+    host = WasmtimeHost(program, Stand(), enough_scout=enough)  # type: ignore[arg-type]
+    scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
+    scout.request(line)
+    assert [[*material, number] for material, number in scout.in_order] == wanted

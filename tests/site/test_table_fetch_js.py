@@ -517,3 +517,36 @@ console.log(JSON.stringify([gone, read("busy.pages", 0, 44).length, asked]));
 """,
     )
     assert said == ["gone.pages: HTTP 404", 44, ["busy.pages"]]
+
+
+def test_a_span_another_prefetch_is_fetching_is_waited_for_not_asked_again(
+    tmp_path: Path,
+) -> None:
+    """The page lists asked while Python loads and a check's own prefetch (or two scouts of
+    one round) may want the same span at once: it is asked of the host once, and both
+    prefetches count it done when it came; after that it is kept and not asked at all."""
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const kept = keptSpans(mapBackend(), "d");
+await kept.ready;
+const asked = [];
+const fetchAsync = (name, start, end) => {
+  asked.push(name);
+  return new Promise((resolve) => setTimeout(() => resolve(new Uint8Array(end - start)), 20));
+};
+const one = [{name: "a.blocks", start: 0, end: 10}, {name: "b.blocks", start: 0, end: 20}];
+const two = [{name: "b.blocks", start: 0, end: 20}, {name: "c.blocks", start: 5, end: 9}];
+const done = await Promise.all([prefetch(one, kept, fetchAsync, 4, null),
+                                prefetch(two, kept, fetchAsync, 4, null)]);
+const again = await prefetch(two, kept, fetchAsync, 4, null);
+console.log(JSON.stringify([asked.sort(), done, again, kept.get("b.blocks", 0, 20).length]));
+""",
+    )
+    assert said == [
+        ["a.blocks", "b.blocks", "c.blocks"],
+        [{"requests": 2, "bytes": 30}, {"requests": 2, "bytes": 24}],
+        {"requests": 0, "bytes": 0},
+        20,
+    ]

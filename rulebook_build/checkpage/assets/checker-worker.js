@@ -4,8 +4,10 @@
  * search as WebAssembly (prover-host.js) and the site's endgame tables read a block at a time.
  *
  * Messages in: {id, base, op, args, tables} with op one of load, moves, check, pdn (the
- * functions of rulebook_build/checkpage/entry.py; every argument and answer is a string or a number,
- * never code); tables: per variant the SHA-256 of its manifest and its pieces, from the page.
+ * functions of rulebook_build/checkpage/entry.py), start (load Python, open the tables),
+ * ahead (a problem's PDN text: the tables it will need asked now) or forget (what is kept of
+ * the tables); every argument and answer is a string or a number, never code; tables: per
+ * variant the SHA-256 of its manifest and its pieces, from the page.
  * Messages out: {id, result} (JSON text), {id, progress: {nodes, stage}} while a check runs,
  * {id, failure} when Python itself failed, {ready: true} once Python is loaded.
  * Everything is loaded from the site itself (base: the site's assets/ folder).
@@ -19,13 +21,23 @@
  * (rulebook_build/engine/tables/remote.py).  A table that could not be fetched is left out of
  * the judgement, and the report names it.
  *
- * Round trips: before the search starts, what it will certainly ask first (the page list of
- * every class the position can come to, and the small classes whole) is fetched with several
- * requests in flight (table-fetch.js prefetch); the search then asks only for its blocks.
+ * Round trips (guides/design.md, "The check page"): as soon as the problem is known (op
+ * "ahead" from a link, or the check), what the search will certainly ask first (the page list
+ * of every class the position can come to, and the small classes whole) is fetched with many
+ * requests in flight (table-fetch.js prefetch), while Python may still be loading.  Then
+ * scouts (prover-host.js scout): the judgement's first searches (the position after each
+ * first move, entry.py scout_requests) run in fresh instances that never wait, each stopped
+ * once it wants SCOUT_ENOUGH blocks; the page each of those blocks lies in (entry.py
+ * table_request) is fetched as soon as its scout stops, and the scouts that wanted something
+ * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
+ * runs as without them, takes the pages they fetched from what is kept (open_tables' `kept`),
+ * and asks the host only for the blocks still missing, a group of pages a request.  A problem
+ * judged is noted among the kept spans: the next check of it runs no scouts.
  * Between visits: every range fetched is kept in the browser's IndexedDB under the manifest's
  * digest (table-fetch.js keptSpans), whatever the host's caching headers say, and read before
  * the network; Python checks what comes from there as it checks what comes from the host, and
- * a check that met a block failing its checksum makes the worker forget the whole set.  The
+ * a check that met a block (or a kept page) failing its checksum makes the worker forget the
+ * whole set.  The
  * page says what is kept, and its button forgets it ({op: "forget"}).  Messages out besides:
  * {kept: bytes} and {id, fetching: {done, total} or {name, bytes, active}} while tables come.
  */
@@ -33,12 +45,14 @@
 import {
   checkedManifest,
   fetchWhole,
+  hex,
   indexedDbBackend,
   keptFetch,
   keptSpans,
   prefetch,
   rangeFetch,
   rangeReader,
+  sha256,
   tablesToPrefetch,
   xhrSend
 } from "./table-fetch.js";
@@ -54,8 +68,15 @@ var fetching = 0; /* milliseconds the table requests took */
 var current = null; /* the check under way: {id, nodes, stage} */
 var kept = {}; /* variant -> keptSpans: what was fetched, this visit and before (table-fetch.js) */
 var manifests = {}; /* variant -> the checked manifest, parsed */
-var IN_FLIGHT = 6; /* prefetch requests under way at once (a browser's connections to a host) */
+var manifestTexts = {}; /* variant -> promise of its checked manifest's text */
+/* requests asked of the browser at once: over HTTP/1.1 it opens six connections to a host and
+ * queues the rest, over HTTP/2 (most hosts) they all go together */
+var IN_FLIGHT = 32;
 var WHOLE_BYTES = 32768; /* remote.py WHOLE_BYTES: a class this small is fetched whole */
+var SCOUT_ROUNDS = 4; /* rounds of scouts before a judgement (benchmarks/site_tables.py --scout) */
+var SCOUT_ENOUGH = 128; /* blocks a scout may want before it is stopped */
+var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
+var hosts = {}; /* variant -> the compiled search's host, where there is one */
 
 /* the kept spans of each variant the page carries a manifest digest for */
 function keepTables(tables) {
@@ -133,15 +154,29 @@ function fetchRange(url, start, end) {
   }
 }
 
+/* a promise of the manifest's text, checked against the page's digest (and kept parsed in
+ * `manifests`): asked as soon as a message names the tables, while Python is still loading */
+function manifestOf(base, variant, expected) {
+  if (!manifestTexts[variant]) {
+    var manifest = "tables-" + variant + ".json";
+    manifestTexts[variant] = fetchWhole(base + "rulebook/tables/" + variant + "/" + manifest, ATTEMPTS).then(
+      function (bytes) {
+        var text = checkedManifest(bytes, expected && expected.digest, manifest);
+        manifests[variant] = JSON.parse(text);
+        return text;
+      }
+    );
+  }
+  return manifestTexts[variant];
+}
+
 function openTables(api, base, variant, expected) {
   if (!opened[variant]) {
     var folder = base + "rulebook/tables/" + variant + "/";
-    var manifest = "tables-" + variant + ".json";
-    opened[variant] = Promise.all([fetchWhole(folder + manifest, ATTEMPTS), prover])
+    opened[variant] = Promise.all([manifestOf(base, variant, expected), prover])
       .then(function (parts) {
         var compiled = parts[1];
-        var text = checkedManifest(parts[0], expected && expected.digest, manifest);
-        manifests[variant] = JSON.parse(text);
+        var text = parts[0];
         var network = function (name, start, end) {
           return fetchRange(folder + name, start, end);
         };
@@ -169,13 +204,154 @@ function openTables(api, base, variant, expected) {
             }
           );
         }
-        return JSON.parse(api.open_tables(variant, text, fetcher, host));
+        hosts[variant] = host;
+        var spans = kept[variant];
+        /* a page the scouts fetched alone is taken from here, not asked with its group */
+        var ahead = spans
+          ? function (name, start, end) {
+              return spans.get(name, start, end);
+            }
+          : undefined;
+        return JSON.parse(api.open_tables(variant, text, fetcher, host, ahead));
       })
       .catch(function (error) {
         return { error: String(error.message || error) };
       });
   }
   return opened[variant];
+}
+
+/* The scouts' requests for `problem` and the name under which a judgement of it is noted
+ * among the kept spans once it ended (judgedMark): its blocks are kept, and a later check of
+ * the same problem at the same time limit, with the same table set, needs no scouts. */
+function scoutLines(api, variant, problem, seconds) {
+  var lines = [];
+  try {
+    lines = hosts[variant] ? JSON.parse(String(api.scout_requests(problem, seconds))) : [];
+  } catch (error) {
+    lines = []; /* the judgement says what is wrong with the problem */
+  }
+  var mark = "judged-" + hex(sha256(new TextEncoder().encode(lines.join("\n"))));
+  return { lines: lines, mark: mark };
+}
+
+/* the page says how much of the tables came, of how much asked */
+function told(id) {
+  return function (done, total) {
+    self.postMessage({ id: id, fetching: { done: done, total: total, active: done < total } });
+  };
+}
+
+/* What the search will certainly ask first (the page lists of the classes the position can
+ * come to, the small classes whole), asked as soon as the problem is known (op "ahead", or a
+ * check), several at a time, while Python may still be loading: a promise of {requests,
+ * bytes}, which never fails (a failure is left to the search, which asks again and says what
+ * it could not have). */
+function prefetchPages(base, variant, fen, tables, id) {
+  var none = { requests: 0, bytes: 0 };
+  var spans = kept[variant];
+  if (!spans) {
+    return Promise.resolve(none);
+  }
+  return Promise.all([manifestOf(base, variant, (tables || {})[variant]), spans.ready])
+    .then(function () {
+      var folder = base + "rulebook/tables/" + variant + "/";
+      var wanted = tablesToPrefetch(manifests[variant], fen, WHOLE_BYTES);
+      return prefetch(wanted, spans, rangeFetch(folder), IN_FLIGHT, told(id));
+    })
+    .catch(function () {
+      return none; /* openTables says what failed */
+    });
+}
+
+/* the variant and FEN of a problem's PDN text, read by its tags (before Python can read it:
+ * only to know which tables to ask ahead); null where it has no FEN tag */
+function aheadOf(text) {
+  var fen = /\[FEN\s+"([^"]*)"\]/.exec(String(text));
+  var type = /\[GameType\s+"([0-9]+)/.exec(String(text));
+  if (!fen) {
+    return null;
+  }
+  return { fen: fen[1], variant: type && type[1] === "40" ? "frisian" : "international" };
+}
+
+/* Rounds of scouts (see the top of this file) before the judgement: a promise of {requests,
+ * bytes} fetched.  Each round's ranges are fetched `IN_FLIGHT` at a time and kept in `spans`,
+ * where the judgement's own requests find them.  A scout that wanted nothing had every block
+ * it asked for, and is not run again. */
+function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
+  var host = hosts[variant];
+  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [] };
+  if (!scouts.lines.length || spans.get(scouts.mark, 0, 0)) {
+    return Promise.resolve(fetched);
+  }
+  var ranges = {}; /* block -> the range it lies in (null: none to fetch); a range never moves */
+  function rangeOf(a, b, c, d, block) {
+    var key = [a, b, c, d, block].join(",");
+    if (!(key in ranges)) {
+      ranges[key] = JSON.parse(String(api.table_request(variant, a, b, c, d, block)));
+    }
+    return ranges[key];
+  }
+  function ready(a, b, c, d, block) {
+    var range = rangeOf(a, b, c, d, block);
+    return range === null || !!spans.get(range[0], range[1], range[2]);
+  }
+  function round(left, running) {
+    if (left <= 0 || !running.length) {
+      return Promise.resolve(fetched);
+    }
+    var wanted = {};
+    var asked = []; /* this round's fetches: each scout's ranges asked as soon as it stops */
+    var progress = [];
+    var began = performance.now();
+    fetched.rounds += 1;
+    var still = running.filter(function (line) {
+      var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, SCOUT_ENOUGH);
+      var fresh = [];
+      blocks.forEach(function (block) {
+        var range = rangeOf(block[0], block[1], block[2], block[3], block[4]);
+        var key = range === null ? null : range.join("|");
+        if (key !== null && !wanted[key] && !spans.get(range[0], range[1], range[2])) {
+          wanted[key] = true;
+          fresh.push({ name: range[0], start: range[1], end: range[2] });
+        }
+      });
+      if (fresh.length) {
+        var index = progress.length;
+        progress.push([0, 0]);
+        asked.push(
+          prefetch(fresh, spans, fetchAsync, IN_FLIGHT, function (done, total) {
+            progress[index] = [done, total];
+            onProgress(
+              progress.reduce(function (sum, p) {
+                return sum + p[0];
+              }, 0),
+              progress.reduce(function (sum, p) {
+                return sum + p[1];
+              }, 0)
+            );
+          })
+        );
+      }
+      return blocks.length > 0;
+    });
+    var scouted = performance.now();
+    fetched.seconds += (scouted - began) / 1000;
+    if (!asked.length) {
+      return Promise.resolve(fetched);
+    }
+    return Promise.all(asked).then(function (done) {
+      /* per round: its scouts' seconds, then the seconds its fetches took after them */
+      fetched.each.push([(scouted - began) / 1000, (performance.now() - scouted) / 1000]);
+      done.forEach(function (one) {
+        fetched.requests += one.requests;
+        fetched.bytes += one.bytes;
+      });
+      return round(left - 1, still);
+    });
+  }
+  return round(SCOUT_ROUNDS, scouts.lines);
 }
 
 function loadProver(base) {
@@ -276,7 +452,20 @@ self.onmessage = function (event) {
       });
     return;
   }
+  if (message.op === "ahead") {
+    /* the page has a problem and will check it (a link with run=1): its tables asked now */
+    var found = aheadOf(message.args[0]);
+    if (found) {
+      prefetchPages(message.base, found.variant, found.fen, message.tables, message.id);
+    }
+    return;
+  }
   if (message.op === "start") {
+    Object.keys(message.tables || {}).forEach(function (variant) {
+      manifestOf(message.base, variant, message.tables[variant]).catch(function () {
+        /* openTables says what failed */
+      });
+    });
     python.then(
       function (api) {
         /* while the composer sets up the problem: each variant's manifest checked and its
@@ -293,6 +482,17 @@ self.onmessage = function (event) {
   }
   var tablesSaid = null;
   var prefetched = { requests: 0, bytes: 0 };
+  var scouts = null;
+  var early = null;
+  if (message.op === "check") {
+    var asked = { fen: "", variant: variantOf(message.args[0]) };
+    try {
+      asked.fen = JSON.parse(message.args[0]).fen;
+    } catch (error) {
+      asked.fen = "";
+    }
+    early = prefetchPages(message.base, asked.variant, asked.fen, message.tables, message.id);
+  }
   python
     .then(function (api) {
       if (message.op !== "check") {
@@ -301,30 +501,28 @@ self.onmessage = function (event) {
       var variant = variantOf(message.args[0]);
       var expected = (message.tables || {})[variant];
       var spans = kept[variant];
-      return Promise.all([openTables(api, message.base, variant, expected), spans && spans.ready])
+      return Promise.all([openTables(api, message.base, variant, expected), early])
         .then(function (parts) {
           tablesSaid = parts[0];
+          prefetched = parts[1];
           if (!spans || !manifests[variant] || tablesSaid.error) {
             return null;
           }
-          /* what the search will certainly ask first, asked now, several at a time */
-          var fen = "";
-          try {
-            fen = JSON.parse(message.args[0]).fen;
-          } catch (error) {
-            return null;
-          }
           var folder = message.base + "rulebook/tables/" + variant + "/";
-          var wanted = tablesToPrefetch(manifests[variant], fen, WHOLE_BYTES);
-          return prefetch(wanted, spans, rangeFetch(folder), IN_FLIGHT, function (done, total) {
-            self.postMessage({
-              id: message.id,
-              fetching: { done: done, total: total, active: done < total }
-            });
-          }).then(function (fetched) {
-            prefetched = fetched;
-            return spans.flush();
-          });
+          scouts = scoutLines(api, variant, message.args[0], message.args[1]);
+          return scoutAhead(api, variant, scouts, spans, rangeFetch(folder), told(message.id)).then(
+            function (scouted) {
+              prefetched = {
+                requests: prefetched.requests + scouted.requests,
+                bytes: prefetched.bytes + scouted.bytes,
+                scouted: scouted.requests,
+                scout_rounds: scouted.rounds,
+                scout_seconds: scouted.seconds,
+                scout_rounds_seconds: scouted.each
+              };
+              return spans.flush();
+            }
+          );
         })
         .then(function () {
           return api;
@@ -362,9 +560,14 @@ self.onmessage = function (event) {
           record.report.tables_error = tablesSaid && tablesSaid.error ? tablesSaid.error : null;
           record.report.prefetched = prefetched;
           var spans = kept[variantOf(message.args[0])];
-          var damaged = (record.report.table_faults || []).some(function (fault) {
-            return fault.kind === "checksum";
-          });
+          var damaged =
+            record.report.kept_refused > 0 ||
+            (record.report.table_faults || []).some(function (fault) {
+              return fault.kind === "checksum";
+            });
+          if (spans && scouts && !damaged) {
+            spans.put(scouts.mark, 0, 0, new Uint8Array(0)); /* judged: no scouts next time */
+          }
           if (spans) {
             /* kept before the verdict is shown (a composer may close the page then); a block
              * that failed its checksum may have been kept so: none of the set is kept */

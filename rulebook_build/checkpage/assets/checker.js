@@ -711,6 +711,17 @@
     if (/^[0-9]+$/.test(fields.seconds || "")) {
       this.find(".rb-seconds").value = fields.seconds; /* "&seconds=60": another limit */
     }
+    if (fields.run === "1" && this.worker) {
+      /* the problem will be checked once Python is loaded: its tables are asked now */
+      this.worker.postMessage({
+        id: 0,
+        base: this.base,
+        pyodide: this.pyodide,
+        op: "ahead",
+        args: [fields.pdn],
+        tables: this.strings.tables || {}
+      });
+    }
     this.load(fields.pdn).then(function (loaded) {
       if (loaded && fields.run === "1") {
         self.whenReady(function () {

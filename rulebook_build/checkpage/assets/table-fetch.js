@@ -225,6 +225,7 @@ function refusal(message) {
 export function keptSpans(backend, digest) {
   var memory = new Map();
   var refused = new Map(); /* this visit only: a host may have the file tomorrow */
+  var asked = new Map(); /* spans under way (prefetch): a second prefetch waits for the first */
   var fresh = [];
   var kept = {
     bytes: 0,
@@ -236,6 +237,16 @@ export function keptSpans(backend, digest) {
     },
     refused: function (name, start, end) {
       return refused.get(spanKey(name, start, end));
+    },
+    pending: function (name, start, end) {
+      return asked.get(spanKey(name, start, end));
+    },
+    asking: function (name, start, end, job) {
+      var key = spanKey(name, start, end);
+      asked.set(key, job);
+      job.then(function () {
+        asked.delete(key);
+      });
     },
     put: function (name, start, end, bytes) {
       var key = spanKey(name, start, end);
@@ -298,7 +309,8 @@ export function keptFetch(kept, fetchRange) {
  *
  * tablesToPrefetch(manifest, fen, whole): [{name, start, end}] not yet kept.
  * prefetch(spans, kept, fetchAsync, inFlight, onProgress): fetches them, `inFlight` at a
- *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A failure that may pass
+ *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A span another
+ *   prefetch is already fetching is waited for, not asked again.  A failure that may pass
  *   is left to the search, which asks again (and reports what it could not have); a final one
  *   (an error with `final`, as rangeFetch throws for a 404) is kept as a refusal, which the
  *   search meets at once, in the Range reader's words, without asking the host again.
@@ -380,8 +392,9 @@ export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
       return Promise.resolve();
     }
     var span = missing[next++];
-    return fetchAsync(span.name, span.start, span.end)
-      .then(
+    var job = kept.pending && kept.pending(span.name, span.start, span.end);
+    if (!job) {
+      job = fetchAsync(span.name, span.start, span.end).then(
         function (bytes) {
           if (bytes && bytes.length === span.end - span.start) {
             kept.put(span.name, span.start, span.end, bytes);
@@ -394,7 +407,12 @@ export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
             kept.refuse(span.name, span.start, span.end, error.message);
           }
         }
-      )
+      );
+      if (kept.asking) {
+        kept.asking(span.name, span.start, span.end, job);
+      }
+    }
+    return job
       .then(function () {
         done += span.end - span.start;
         if (onProgress) {

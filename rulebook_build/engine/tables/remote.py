@@ -103,6 +103,10 @@ cut short, a timeout, a lost connection or :class:`FetchFailed` with ``transient
 again, :data:`ATTEMPTS` times in all; any other failure, or the last of those, leaves the
 class out of the judgement, and says why (:attr:`RemoteCompactTable.fault`)."""
 
+Kept = Callable[[str, int, int], Any]
+"""``kept(name, start, end)``: those bytes where they were fetched ahead and kept (the check
+page's worker), else None; never a request.  What it gives is checked as a fetch's answer is."""
+
 ATTEMPTS: Final = 3
 """Tries of a request whose failure may pass (a timeout, a 5xx answer, a body cut short)."""
 
@@ -359,9 +363,21 @@ class RemoteCompactTable:
     is refused at once; nor is a block refused fetched again."""
 
     def __init__(
-        self, name: str, entry: dict[str, Any], fetch: Fetch, page: int, span: int = SPAN
+        self,
+        name: str,
+        entry: dict[str, Any],
+        fetch: Fetch,
+        page: int,
+        span: int = SPAN,
+        kept: Kept | None = None,
     ) -> None:
         self.name = name
+        self._kept = kept
+        """Where fetched ranges may already be (the check page's kept spans): a page found
+        there is taken without a request (see :meth:`request_for`)."""
+        self.kept_refused = 0
+        """Kept pages that failed their checksum (and were asked of the host instead): the
+        worker then forgets what it keeps of the table set."""
         self.size = int(entry["size"])
         self.span = span
         """Codes a published block: a whole number of the compact file's blocks."""
@@ -514,16 +530,53 @@ class RemoteCompactTable:
 
     def _fetch_span(self, page: int, pages: int) -> None:
         """Fetch ``page`` in one request with the pages of its group of :data:`PAGES_A_REQUEST`
-        (pages lie one after another in ``.blocks``)."""
-        width = PAGES_A_REQUEST
+        (pages lie one after another in ``.blocks``), unless the page alone is kept (fetched
+        ahead by the check page's scouts) and passes its checksum."""
+        if self._kept is not None:
+            _first, _last, start, end = self._span(page, pages, 1)
+            found = self._kept(self.name + BLOCKS, start, end)
+            if found is not None:
+                if len(found) == end - start:
+                    self._take(page, bytes(found), start)
+                if page in self._fetched:
+                    return
+                self.kept_refused += 1
+        first, last, start, end = self._span(page, pages)
+        data = self._get(self.name + BLOCKS, start, end, self.bytes)
+        for number in range(first, last + 1):
+            if number not in self._fetched:
+                self._take(number, data, start)
+
+    def _span(self, page: int, pages: int, width: int = 0) -> tuple[int, int, int, int]:
+        """The request that brings ``page`` in a group of ``width`` pages (0:
+        :data:`PAGES_A_REQUEST`): the group's first and last page and the bytes of ``.blocks``
+        they lie in, ``start`` to ``end`` (exclusive)."""
+        width = width or PAGES_A_REQUEST
         first = page - page % width
         last = min(first + width, pages) - 1
         start, _, _ = PAGE_ENTRY.unpack_from(self._page_list(), first * PAGE_ENTRY.size)
         end, length, _ = PAGE_ENTRY.unpack_from(self._page_list(), last * PAGE_ENTRY.size)
-        data = self._get(self.name + BLOCKS, start, end + length, self.bytes)
-        for number in range(first, last + 1):
-            if number not in self._fetched:
-                self._take(number, data, start)
+        return first, last, start, end + length
+
+    def request_for(self, number: int) -> tuple[str, int, int] | None:
+        """The range (file, start, end) that brings block ``number`` (of ``compact.BLOCK``
+        codes): its page alone, or the whole ``.blocks`` of a class fetched whole; None where
+        :meth:`block` needs no request (:meth:`held`).  The page list is read for it (fetched,
+        if it is not here yet); a class that cannot be read says None: the search meets the
+        refusal itself.  The check page's worker fetches these ranges ahead of the search,
+        many at a time, and the search then takes them from what is kept (``kept``) instead
+        of asking the group of pages a request of its own brings."""
+        if self.held(number):
+            return None
+        if self.bytes <= WHOLE_BYTES:
+            return (self.name + BLOCKS, 0, self.bytes)
+        try:
+            pages = len(self._page_list()) // PAGE_ENTRY.size
+        except tablefile.DamagedTable:
+            return None
+        published = number // (self.span // compact.BLOCK)
+        _first, _last, start, end = self._span(published // self.page, pages, 1)
+        return (self.name + BLOCKS, start, end)
 
     def _take(self, page: int, data: bytes, at: int) -> None:
         """Keep the streams of ``page`` (in ``data``, which starts at ``at`` of ``.blocks``)
@@ -693,6 +746,10 @@ class SiteCheckerTables(CheckerTables):
             if table.fault is not None
         ]
 
+    def kept_refused(self) -> int:
+        """Kept pages refused by their checksum, of every class (``RemoteCompactTable``)."""
+        return sum(table.kept_refused for table in self.remote.values())
+
     def blocks(self, material: Material) -> int:
         """``rb_table_blocks``: the blocks of a class's table, 0 where the site has none."""
         table = self.remote.get(material)
@@ -702,6 +759,12 @@ class SiteCheckerTables(CheckerTables):
         """Whether :meth:`codes` answers without a request (a class the site lacks too)."""
         table = self.remote.get(material)
         return table is None or table.held(block)
+
+    def request_for(self, material: Material, block: int) -> tuple[str, int, int] | None:
+        """The request :meth:`codes` would make for ``block`` (``RemoteCompactTable.
+        request_for``), None where it makes none."""
+        table = self.remote.get(material)
+        return None if table is None else table.request_for(block)
 
     def codes(self, material: Material, block: int) -> bytes | None:
         """``rb_table_block``: a block's codes, checked; None when they cannot be had."""
@@ -715,10 +778,15 @@ class SiteCheckerTables(CheckerTables):
 
 
 def site_checker_tables(
-    variant: Variant, manifest_data: dict[str, Any], fetch: Fetch, host: wasm.Host | None = None
+    variant: Variant,
+    manifest_data: dict[str, Any],
+    fetch: Fetch,
+    host: wasm.Host | None = None,
+    kept: Kept | None = None,
 ) -> SiteCheckerTables:
     """The tables of a site's manifest for ``variant`` (checked by the caller against the
-    digest the page carries); refuses a manifest of other rules or another format."""
+    digest the page carries); refuses a manifest of other rules or another format.  ``kept``:
+    where ranges fetched ahead may be found (``RemoteCompactTable``)."""
     expected = (
         FORMAT,
         variant.name,
@@ -738,7 +806,7 @@ def site_checker_tables(
     span = int(manifest_data["block"])
     for name, entry in manifest_data["classes"].items():
         material = _material_of(name)
-        remote[material] = RemoteCompactTable(name, entry, fetch, page, span)
+        remote[material] = RemoteCompactTable(name, entry, fetch, page, span, kept)
     return SiteCheckerTables(variant, remote, host, captures_searched=captures == "search")
 
 

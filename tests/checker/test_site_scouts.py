@@ -1,0 +1,223 @@
+"""The check page's scouts (issue 54): before a judgement the worker runs its first searches in
+instances that never wait for a block, fetches the pages they wanted many at a time, and the
+judgement then takes those pages from what is kept instead of asking for each in turn.
+Here with the harness that scouts as the worker does (``wasm_host.WasmtimeHost.scout_ahead``,
+the WebAssembly search under wasmtime) and the Python the worker runs (``checkpage/entry.py``,
+``engine/tables/remote.py``): the scouts ask the judgement's own first searches, the pages they
+fetch are the ones the judgement reads, the judgement is the same with or without them, and a
+kept page that fails its checksum is fetched again, not used.  (The worker's side in the
+browser: ``tests/site/test_checker_page.py``.)"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulebook_build.checker.front import Checker
+from rulebook_build.checkpage import entry
+from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine.tables import compact, remote
+from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.engine.tables.kinds import checker_tables
+from rulebook_build.engine.tables.remote import folder_fetch, publish, site_checker_tables
+from rulebook_build.notation import read_pdn, replay_problem
+from rulebook_build.rules import INTERNATIONAL
+
+from .wasm_host import WasmtimeHost
+
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
+
+# the composers' guide's sample (benchmarks/data/composers-sample.pdn): correct; its five
+# first moves each lead to a search that reads the 4-piece tables
+SAMPLE = {
+    "fen": "W:W6,11,18,22,28:B17,32,36,37,43",
+    "variant": "international",
+    "solution": "1. 6-1 32x12 2. 1x31 36x18 3. 11x13",
+    "tags": {},
+}
+SECONDS = 20.0
+Range = tuple[str, int, int]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def in_pages() -> Iterator[None]:
+    """Published in pages of two blocks, nothing fetched whole, two pages a request: the
+    4-piece classes then lie in many pages, as the 5-piece ones do on the site."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(remote, "PAGE", 2)
+        patch.setattr(remote, "WHOLE_BYTES", 0)
+        patch.setattr(remote, "PAGES_A_REQUEST", 2)
+        yield
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("scouted-site")
+    tables = checker_tables(INTERNATIONAL)
+    tables.prepare_missing()
+    return folder, publish(tables, folder, pieces=4)
+
+
+@pytest.fixture(scope="module")
+def program() -> Path:
+    found = wasm.wasm_build(default_cache_dir())
+    if found is None:
+        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    return found
+
+
+def problem() -> Any:
+    games, errors = read_pdn(entry._pdn_text(SAMPLE), source="<sample>")
+    assert not errors
+    return replay_problem(games[0], INTERNATIONAL)
+
+
+def judged(
+    site: tuple[Path, dict[str, Any]], program: Path, *, scouts: bool
+) -> tuple[dict[str, Any], list[Range], list[list[Range]], list[str]]:
+    """The sample judged as the page judges it, with or without the worker's scouts first:
+    the verdict, the judgement's own requests, the scouts' (per round), the compiled search's
+    request lines."""
+    folder, manifest = site
+    requests: list[Range] = []
+    kept: dict[Range, bytes] = {}
+    fetch = folder_fetch(folder, requests)
+    tables = site_checker_tables(
+        INTERNATIONAL, manifest, fetch, kept=lambda name, start, end: kept.get((name, start, end))
+    )
+    host = WasmtimeHost(program, tables)
+    tables.host = host
+    read = problem()
+    ahead = host.scout_ahead("international", entry.scout_lines(read, SECONDS), kept, fetch)
+    if not scouts:
+        ahead = []
+        kept.clear()
+        tables = site_checker_tables(INTERNATIONAL, manifest, fetch)
+        tables.host = host = WasmtimeHost(program, tables)
+    asked: list[str] = []
+    opened = host.open
+
+    def noting(variant: str, table_mb: int) -> Any:
+        session = opened(variant, table_mb)
+        request = session.request
+
+        def noted(line: str) -> str:
+            asked.append(line)
+            return request(line)
+
+        session.request = noted  # type: ignore[method-assign]
+        return session
+
+    host.open = noting  # type: ignore[method-assign]
+    requests.clear()
+    judgement = Checker(opened={"international": tables}).judge(
+        read, seconds=SECONDS, full=True, by_work=True
+    )
+    record = judgement.as_json()
+    record.pop("seconds", None)
+    return record, list(requests), ahead, asked
+
+
+@pytest.fixture(scope="module")
+def plain(site: tuple[Path, dict[str, Any]], program: Path) -> Any:
+    return judged(site, program, scouts=False)
+
+
+@pytest.fixture(scope="module")
+def scouted(site: tuple[Path, dict[str, Any]], program: Path) -> Any:
+    return judged(site, program, scouts=True)
+
+
+def test_the_scouts_ask_the_judgements_first_searches(plain: Any) -> None:
+    """One scout a first move, each the node the judgement itself asks the compiled search
+    (its clocks included): a scout of another node would fetch pages the judgement never
+    reads."""
+    lines = entry.scout_lines(problem(), SECONDS)
+    _record, _requests, _ahead, asked = plain
+    nodes = {" ".join(line.split()[3:]) for line in lines}
+    asked_nodes = {" ".join(line.split()[3:]) for line in asked}
+    assert len(lines) == len(problem().replayed.start.legal_moves()) == 5
+    assert nodes <= asked_nodes
+    assert all(line.split()[:2] == ["solve", f"{SECONDS:.3f}"] for line in lines)
+    assert json.loads(entry.scout_requests(json.dumps(SAMPLE), SECONDS)) == lines
+    assert json.loads(entry.scout_requests("{not json", SECONDS)) == []
+
+
+def test_the_judgement_takes_the_scouts_pages_and_is_the_same(
+    site: tuple[Path, dict[str, Any]], plain: Any, scouted: Any
+) -> None:
+    record, requests, _ahead, asked = plain
+    with_scouts, own, ahead, asked_after = scouted
+    assert with_scouts == record and record["grade"] == "correct"
+    assert asked_after == asked  # the same searches, node for node
+    assert sum(len(r) for r in ahead) > 100
+    # the judgement's own requests: under a tenth of those it makes without scouts
+    assert len(own) * 10 < len(requests), (len(own), len(requests))
+    # each scout's range is one page of its class
+    folder = site[0]
+    for name, start, end in (r for round_ in ahead for r in round_):
+        pages = (folder / name.replace(remote.BLOCKS, remote.PAGES)).read_bytes()
+        entries = {
+            remote.PAGE_ENTRY.unpack_from(pages, at)[:2]
+            for at in range(0, len(pages), remote.PAGE_ENTRY.size)
+        }
+        assert (start, end - start) in entries, (name, start, end)
+
+
+def test_a_kept_page_is_taken_without_a_request_and_a_damaged_one_is_fetched_again(
+    site: tuple[Path, dict[str, Any]],
+) -> None:
+    folder, manifest = site
+    name = max(manifest["classes"], key=lambda n: manifest["classes"][n]["blocks"])
+    entry_ = manifest["classes"][name]
+    right = remote.RemoteCompactTable(name, entry_, folder_fetch(folder), remote.PAGE)
+    per = remote.SPAN // compact.BLOCK
+    number = (entry_["blocks"] // 2) * per  # a block of a page in the middle
+    requests: list[Range] = []
+    kept: dict[Range, bytes] = {}
+    table = remote.RemoteCompactTable(
+        name,
+        entry_,
+        folder_fetch(folder, requests),
+        remote.PAGE,
+        kept=lambda n, s, e: kept.get((n, s, e)),
+    )
+    wanted = table.request_for(number)
+    assert wanted is not None and wanted[0] == name + remote.BLOCKS
+    assert requests == [(name + remote.PAGES, 0, len(table._page_list()))]  # the page list only
+    requests.clear()
+    kept[wanted] = (folder / wanted[0]).read_bytes()[wanted[1] : wanted[2]]
+    assert table.block(number) == right.block(number)
+    assert requests == [] and table.request_for(number) is None  # held now
+    # the next page, kept with a byte of its entries turned: refused by the page's checksum,
+    # and its group of pages asked of the host
+    other = table.request_for(number + per * remote.PAGE)
+    assert other is not None and other != wanted
+    damaged = bytearray((folder / other[0]).read_bytes()[other[1] : other[2]])
+    damaged[0] ^= 1
+    kept[other] = bytes(damaged)
+    assert table.block(number + per * remote.PAGE) == right.block(number + per * remote.PAGE)
+    assert len(requests) == 1 and requests[0] != other  # its group of pages, from the host
+    assert table.fault is None and table.kept_refused == 1
+
+
+def test_a_scouts_node_carries_the_clocks_after_the_first_move() -> None:
+    """After a king's move that captures nothing the count of such moves (art. 9a) is 1 in
+    the node the scout asks, as in the node the judgement asks; after a man's move, 0."""
+    games, errors = read_pdn(
+        entry._pdn_text({"fen": "W:W33,K47:B18,K4", "variant": "international", "tags": {}}),
+        source="<kings>",
+    )
+    assert not errors
+    read = replay_problem(games[0], INTERNATIONAL)
+    counts = {}
+    for move, line in zip(read.start.legal_moves(), entry.scout_lines(read, 5.0), strict=True):
+        counts[str(move)] = line.split()[-1]
+    assert counts and all(
+        clocks.endswith("/1") == move.startswith("47") for move, clocks in counts.items()
+    ), counts
+    assert any(move.startswith("33") for move in counts)
