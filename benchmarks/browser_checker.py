@@ -202,6 +202,13 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
     tables = [t for t, name in timeline if name.endswith((".pages", ".blocks", ".json"))]
     own = [t for t, name in timeline if not name.endswith((".pages", ".blocks"))]
     ahead = report.get("prefetched") or {}
+    during = report.get("scouted_during") or {}
+    waited = (
+        f"; scouts before {during.get('searches', 0)} searches: {during.get('requests', 0)} "
+        f"requests, {during.get('seconds', 0):.1f} s"
+        if report.get("scouts_waited")
+        else "; no scouts during the judgement (no JSPI)"
+    )
     return (
         f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
         f"-{max(tables, default=0):.1f} s; grade at {took:.1f} s; ahead "
@@ -212,6 +219,7 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         f"{report.get('downloaded', 0) / 1e6:.1f} MB); scouts' rounds (s of scouts, s of "
         f"fetches after them) "
         + " ".join(f"{a:.1f}+{b:.1f}" for a, b in ahead.get("scout_rounds_seconds", []))
+        + waited
     )
 
 

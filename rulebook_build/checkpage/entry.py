@@ -98,18 +98,68 @@ def _fetched(fetch: Callable[[str, int, int], Any], name: str, start: int, end: 
         raise FetchFailed(said, transient=False) from None
 
 
+class _ScoutedHost:
+    """The worker's host of the compiled search with its scouts before every search:
+    ``scout(line)`` (``checker-worker.js``) gives a promise that settles once the pages the
+    scouts of that request want are fetched; the judgement waits for it where the browser lets
+    Python wait for a promise in the middle of a call (WebAssembly's promise integration, JSPI:
+    ``pyodide.ffi.run_sync``), and goes on without it elsewhere.  The search that follows is
+    the one without scouts: they only bring its pages forward."""
+
+    def __init__(self, host: Any, scout: Callable[[str], Any]) -> None:
+        self._host = host
+        self._scout = scout
+
+    def open(self, variant: str, table_mb: int) -> _ScoutedSession:
+        return _ScoutedSession(self._host.open(variant, table_mb), self._scout)
+
+
+class _ScoutedSession:
+    def __init__(self, session: Any, scout: Callable[[str], Any]) -> None:
+        self._session = session
+        self._scout = scout
+
+    def request(self, line: str) -> str:
+        if line.startswith("solve ") and can_wait():
+            _wait_for(self._scout(line))
+        return str(self._session.request(line))
+
+    def close(self) -> None:
+        self._session.close()
+
+
+def can_wait() -> bool:
+    """Whether Python can wait here for a JavaScript promise in the middle of a call: in a
+    browser with JSPI, in a call the worker made with ``callPromising``."""
+    try:
+        from pyodide.ffi import can_run_sync  # type: ignore[import-not-found]
+    except ImportError:  # not in the browser (the tests)
+        return False
+    return bool(can_run_sync())
+
+
+def _wait_for(promise: Any) -> None:
+    from pyodide.ffi import run_sync
+
+    run_sync(promise)
+
+
 def open_tables(
     variant: str,
     manifest: str,
     fetch: Callable[[str, int, int], Any],
     host: Any = None,
     kept: Callable[[str, int, int], Any] | None = None,
+    scout: Callable[[str], Any] | None = None,
 ) -> str:
     """Open the site's tables of ``variant`` from its manifest (which the worker checked
     against the digest the page carries), read through ``fetch(name, start, end)``, and with
     the compiled search of ``host`` (``prover-host.js``) if given; ``kept(name, start, end)``:
-    the bytes where the worker fetched them ahead, else None.  Returns ``{"classes",
-    "pieces", "compiled"}`` or ``{"error"}``."""
+    the bytes where the worker fetched them ahead, else None; ``scout(line)``: the worker's
+    scouts before each search (:class:`_ScoutedHost`).  Returns ``{"classes", "pieces",
+    "compiled"}`` or ``{"error"}``."""
+    if host is not None and scout is not None:
+        host = _ScoutedHost(host, scout)
 
     def found(name: str, start: int, end: int) -> bytes | None:
         assert kept is not None
@@ -527,6 +577,8 @@ def check(
         # pages the worker kept that failed their checksum (asked of the host instead): the
         # worker forgets what it keeps of the set
         "kept_refused": tables.kept_refused() if tables else 0,
+        # whether the judgement waited for the worker's scouts before each search (JSPI)
+        "scouts_waited": can_wait(),
     }
     return json.dumps(record)
 

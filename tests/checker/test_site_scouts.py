@@ -221,3 +221,79 @@ def test_a_scouts_node_carries_the_clocks_after_the_first_move() -> None:
         clocks.endswith("/1") == move.startswith("47") for move, clocks in counts.items()
     ), counts
     assert any(move.startswith("33") for move in counts)
+
+
+def test_a_request_of_the_search_leaves_out_the_pages_kept_alone(
+    site: tuple[Path, dict[str, Any]],
+) -> None:
+    """With two pages a request, a page whose neighbour in its group was kept alone is asked
+    alone: a range overlapping a kept one would be split by a browser that cached it."""
+    folder, manifest = site
+    name = max(manifest["classes"], key=lambda n: manifest["classes"][n]["blocks"])
+    entry_ = manifest["classes"][name]
+    per_page = remote.SPAN // compact.BLOCK * remote.PAGE  # the search's blocks a page
+    requests: list[Range] = []
+    kept: dict[Range, bytes] = {}
+    table = remote.RemoteCompactTable(
+        name,
+        entry_,
+        folder_fetch(folder, requests),
+        remote.PAGE,
+        kept=lambda n, s, e: kept.get((n, s, e)),
+    )
+    second, third, fourth = (table.request_for(per_page * page) for page in (2, 3, 4))
+    assert second and third and fourth
+    kept[third] = (folder / third[0]).read_bytes()[third[1] : third[2]]
+    requests.clear()
+    table.block(per_page * 2)  # pages 2 and 3 make a group: 3 is kept, 2 is asked alone
+    assert requests == [second]
+    table.block(per_page * 3)  # taken from what is kept
+    assert requests == [second]
+    table.block(per_page * 4)  # pages 4 and 5, neither kept: one request for both
+    assert requests[1][1] == fourth[1] and requests[1][2] > fourth[2]
+
+
+def test_where_python_can_wait_the_judgement_waits_for_scouts_before_each_search(
+    site: tuple[Path, dict[str, Any]], program: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a browser with JSPI the worker's scouts run before every search of the judgement,
+    each request line handed to them before the search gets it; the report says so."""
+    folder, _manifest = site
+    asked: list[str] = []
+    waited: list[Any] = []
+    monkeypatch.setattr(entry, "can_wait", lambda: True)
+    monkeypatch.setattr(entry, "_wait_for", waited.append)
+
+    class Late:
+        """The harness's host, made once the tables it reads are open."""
+
+        real: WasmtimeHost
+
+        def open(self, variant: str, table_mb: int) -> Any:
+            session = self.real.open(variant, table_mb)
+            request = session.request
+
+            def noted(line: str) -> str:
+                asked.append(line)
+                assert waited and waited[-1] == ("scouted", line) or not line.startswith("solve")
+                return request(line)
+
+            session.request = noted  # type: ignore[method-assign]
+            return session
+
+    late = Late()
+    text = (folder / "tables-international.json").read_text(encoding="utf-8")
+    said = json.loads(
+        entry.open_tables(
+            "international", text, folder_fetch(folder), late, None, lambda line: ("scouted", line)
+        )
+    )
+    assert said["compiled"] is True
+    late.real = WasmtimeHost(program, entry._OPEN["international"])
+    try:
+        record = json.loads(entry.check(json.dumps(SAMPLE), SECONDS, "en"))
+    finally:
+        entry._OPEN.clear()
+    assert record["grade"] == "correct" and record["report"]["scouts_waited"] is True
+    solves = [line for line in asked if line.startswith("solve ")]
+    assert solves and waited == [("scouted", line) for line in solves]

@@ -195,7 +195,7 @@ SCOUT_TABLE_MB = 64
 """A scout's transposition table (``checker-worker.js`` SCOUT_TABLE_MB)."""
 SCOUT_ROUNDS = 4
 """Rounds of scouts before a judgement (``checker-worker.js`` SCOUT_ROUNDS)."""
-SCOUT_ENOUGH = 128
+SCOUT_ENOUGH = 512
 """Blocks a scout may want before it is stopped (``checker-worker.js`` SCOUT_ENOUGH)."""
 
 Range = tuple[str, int, int]

@@ -375,6 +375,8 @@ def test_kept_tables_serve_the_next_visit_and_a_tampered_one_is_refused_and_forg
     ahead = first["report"]["prefetched"]
     assert ahead["scouted"] > 0 and ahead["scout_rounds"] > 0
     assert first["report"]["requests"] < ahead["scouted"], (first["report"]["requests"], ahead)
+    # Chromium suspends WebAssembly on a promise (JSPI): the judgement waited for its scouts
+    assert first["report"]["scouts_waited"] is True
     fetching = [t for t in seen if re.search(r"Fetching endgame tables[^:]*: \d+\.\d MB", t)]
     assert fetching, seen[-5:]
     assert any(re.search(r"Fetching endgame tables: \d+\.\d of \d+\.\d MB", t) for t in seen)

@@ -73,8 +73,10 @@ var manifestTexts = {}; /* variant -> promise of its checked manifest's text */
  * queues the rest, over HTTP/2 (most hosts) they all go together */
 var IN_FLIGHT = 32;
 var WHOLE_BYTES = 32768; /* remote.py WHOLE_BYTES: a class this small is fetched whole */
-var SCOUT_ROUNDS = 4; /* rounds of scouts before a judgement (benchmarks/site_tables.py --scout) */
-var SCOUT_ENOUGH = 128; /* blocks a scout may want before it is stopped */
+var SCOUT_ROUNDS = 4; /* rounds of scouts before a search (benchmarks/site_tables.py --scout) */
+/* blocks a scout may want before it stops: fewer leave a long judgement waiting on many
+ * requests one after another (benchmarks/README.md, "Browser checker") */
+var SCOUT_ENOUGH = 512;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var hosts = {}; /* variant -> the compiled search's host, where there is one */
 
@@ -206,19 +208,56 @@ function openTables(api, base, variant, expected) {
         }
         hosts[variant] = host;
         var spans = kept[variant];
+        var before = host && spans ? scoutBefore(api, variant, base) : undefined;
         /* a page the scouts fetched alone is taken from here, not asked with its group */
         var ahead = spans
           ? function (name, start, end) {
               return spans.get(name, start, end);
             }
           : undefined;
-        return JSON.parse(api.open_tables(variant, text, fetcher, host, ahead));
+        return JSON.parse(api.open_tables(variant, text, fetcher, host, ahead, before));
       })
       .catch(function (error) {
         return { error: String(error.message || error) };
       });
   }
   return opened[variant];
+}
+
+/* variant -> {node: true} for each node whose scout had every block it asked for: no scout of
+ * it again in this visit */
+var scouted = {};
+
+function scoutedOf(variant) {
+  scouted[variant] = scouted[variant] || {};
+  return scouted[variant];
+}
+
+/* The scouts before one search of the judgement (entry.py _ScoutedHost, where the browser lets
+ * Python wait for them: JSPI): a function of the request line giving a promise that settles
+ * once the pages its scouts wanted are kept (never rejected: a fetch that failed is the
+ * search's to meet).  What they fetched is added to the check's counts. */
+function scoutBefore(api, variant, base) {
+  return function (line) {
+    var spans = kept[variant];
+    var check = current;
+    var node = String(line).split(" ").slice(3).join(" ");
+    if (!spans || !check || check.judgedBefore || scoutedOf(variant)[node]) {
+      return Promise.resolve(0);
+    }
+    var folder = base + "rulebook/tables/" + variant + "/";
+    return scoutAhead(api, variant, { lines: [String(line)], mark: "" }, spans, rangeFetch(folder), told(check.id))
+      .then(function (fetched) {
+        check.during.requests += fetched.requests;
+        check.during.bytes += fetched.bytes;
+        check.during.seconds += fetched.seconds;
+        check.during.searches += 1;
+        return fetched.requests;
+      })
+      .catch(function () {
+        return 0;
+      });
+  };
 }
 
 /* The scouts' requests for `problem` and the name under which a judgement of it is noted
@@ -282,7 +321,8 @@ function aheadOf(text) {
 function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
   var host = hosts[variant];
   var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [] };
-  if (!scouts.lines.length || spans.get(scouts.mark, 0, 0)) {
+  var scoutedNodes = scoutedOf(variant);
+  if (!scouts.lines.length || (scouts.mark && spans.get(scouts.mark, 0, 0))) {
     return Promise.resolve(fetched);
   }
   var ranges = {}; /* block -> the range it lies in (null: none to fetch); a range never moves */
@@ -308,6 +348,9 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
     fetched.rounds += 1;
     var still = running.filter(function (line) {
       var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, SCOUT_ENOUGH);
+      if (!blocks.length) {
+        scoutedNodes[line.split(" ").slice(3).join(" ")] = true; /* it had every block */
+      }
       var fresh = [];
       blocks.forEach(function (block) {
         var range = rangeOf(block[0], block[1], block[2], block[3], block[4]);
@@ -530,35 +573,16 @@ self.onmessage = function (event) {
     })
     .then(function (api) {
       var result;
-      if (message.op === "check") {
-        var before = [reader.downloaded, reader.requests, fetching];
-        current = {
-          id: message.id,
-          nodes: 0,
-          stage: "",
-          downloaded: reader.downloaded,
-          prefetched: prefetched.bytes
-        };
-        var progress = function (text) {
-          current.stage = String(text);
-          self.postMessage({ id: message.id, progress: { nodes: current.nodes, stage: current.stage } });
-        };
-        var counted = function (count) {
-          current.nodes = Number(count);
-          self.postMessage({ id: message.id, progress: { nodes: current.nodes, stage: current.stage } });
-        };
-        try {
-          result = api.check(message.args[0], message.args[1], message.args[2], progress, counted);
-        } finally {
-          current = null;
-        }
-        var record = JSON.parse(String(result));
+      /* the check's record with the worker's counts, posted once what was fetched is kept */
+      var finish = function (result, check) {
+        var record = JSON.parse(result);
         if (record.report) {
           record.report.downloaded = reader.downloaded - before[0];
           record.report.requests = reader.requests - before[1];
           record.report.fetch_seconds = (fetching - before[2]) / 1000;
           record.report.tables_error = tablesSaid && tablesSaid.error ? tablesSaid.error : null;
           record.report.prefetched = prefetched;
+          record.report.scouted_during = check.during;
           var spans = kept[variantOf(message.args[0])];
           var damaged =
             record.report.kept_refused > 0 ||
@@ -580,7 +604,50 @@ self.onmessage = function (event) {
               });
           }
         }
-        result = JSON.stringify(record);
+        self.postMessage({ id: message.id, result: JSON.stringify(record) });
+        return null;
+      };
+      if (message.op === "check") {
+        var before = [reader.downloaded, reader.requests, fetching];
+        current = {
+          id: message.id,
+          nodes: 0,
+          stage: "",
+          downloaded: reader.downloaded,
+          prefetched: prefetched.bytes,
+          during: { requests: 0, bytes: 0, seconds: 0, searches: 0 },
+          /* its blocks all kept by an earlier judgement of it: no scouts */
+          judgedBefore: !!(scouts && kept[variantOf(message.args[0])].get(scouts.mark, 0, 0))
+        };
+        var check = current;
+        var progress = function (text) {
+          check.stage = String(text);
+          self.postMessage({ id: message.id, progress: { nodes: check.nodes, stage: check.stage } });
+        };
+        var counted = function (count) {
+          check.nodes = Number(count);
+          self.postMessage({ id: message.id, progress: { nodes: check.nodes, stage: check.stage } });
+        };
+        var asked = [message.args[0], message.args[1], message.args[2], progress, counted];
+        /* where the browser can suspend WebAssembly on a promise (JSPI), Python may wait for
+         * the scouts before each search (entry.py _ScoutedHost): the call must be a promising
+         * one; elsewhere the judgement runs as one synchronous call */
+        var judged =
+          typeof WebAssembly.Suspending === "function" && typeof api.check.callPromising === "function"
+            ? api.check.callPromising.apply(api.check, asked)
+            : Promise.resolve().then(function () {
+                return api.check.apply(null, asked);
+              });
+        return judged.then(
+          function (result) {
+            current = null;
+            return finish(String(result), check);
+          },
+          function (error) {
+            current = null;
+            throw error;
+          }
+        );
       } else if (message.op === "similar") {
         /* the site's own index of its published problems, fetched once (no other host) */
         return similarIndex(api, message.base).then(function () {

@@ -530,10 +530,12 @@ class RemoteCompactTable:
 
     def _fetch_span(self, page: int, pages: int) -> None:
         """Fetch ``page`` in one request with the pages of its group of :data:`PAGES_A_REQUEST`
-        (pages lie one after another in ``.blocks``), unless the page alone is kept (fetched
-        ahead by the check page's scouts) and passes its checksum."""
+        next to it (pages lie one after another in ``.blocks``) that are neither here nor kept,
+        unless the page alone is kept (fetched ahead by the check page's scouts) and passes its
+        checksum.  A request never covers a page kept alone: a browser that cached that page's
+        range would split a request overlapping it, asking again for the part it holds."""
         if self._kept is not None:
-            _first, _last, start, end = self._span(page, pages, 1)
+            start, end = self._bytes_of(page, page)
             found = self._kept(self.name + BLOCKS, start, end)
             if found is not None:
                 if len(found) == end - start:
@@ -541,22 +543,35 @@ class RemoteCompactTable:
                 if page in self._fetched:
                     return
                 self.kept_refused += 1
-        first, last, start, end = self._span(page, pages)
+        width = PAGES_A_REQUEST
+        first = page - page % width
+        last = min(first + width, pages) - 1
+        low = high = page
+        while low > first and self._free(low - 1):
+            low -= 1
+        while high < last and self._free(high + 1):
+            high += 1
+        start, end = self._bytes_of(low, high)
         data = self._get(self.name + BLOCKS, start, end, self.bytes)
-        for number in range(first, last + 1):
+        for number in range(low, high + 1):
             if number not in self._fetched:
                 self._take(number, data, start)
 
-    def _span(self, page: int, pages: int, width: int = 0) -> tuple[int, int, int, int]:
-        """The request that brings ``page`` in a group of ``width`` pages (0:
-        :data:`PAGES_A_REQUEST`): the group's first and last page and the bytes of ``.blocks``
-        they lie in, ``start`` to ``end`` (exclusive)."""
-        width = width or PAGES_A_REQUEST
-        first = page - page % width
-        last = min(first + width, pages) - 1
+    def _free(self, page: int) -> bool:
+        """Whether a request for a neighbour may bring ``page`` too: not here, not kept."""
+        if page in self._fetched:
+            return False
+        if self._kept is None:
+            return True
+        start, end = self._bytes_of(page, page)
+        return self._kept(self.name + BLOCKS, start, end) is None
+
+    def _bytes_of(self, first: int, last: int) -> tuple[int, int]:
+        """Where pages ``first`` to ``last`` lie in ``.blocks``: ``start`` to ``end``
+        (exclusive)."""
         start, _, _ = PAGE_ENTRY.unpack_from(self._page_list(), first * PAGE_ENTRY.size)
         end, length, _ = PAGE_ENTRY.unpack_from(self._page_list(), last * PAGE_ENTRY.size)
-        return first, last, start, end + length
+        return start, end + length
 
     def request_for(self, number: int) -> tuple[str, int, int] | None:
         """The range (file, start, end) that brings block ``number`` (of ``compact.BLOCK``
@@ -571,11 +586,11 @@ class RemoteCompactTable:
         if self.bytes <= WHOLE_BYTES:
             return (self.name + BLOCKS, 0, self.bytes)
         try:
-            pages = len(self._page_list()) // PAGE_ENTRY.size
+            self._page_list()
         except tablefile.DamagedTable:
             return None
-        published = number // (self.span // compact.BLOCK)
-        _first, _last, start, end = self._span(published // self.page, pages, 1)
+        page = number // (self.span // compact.BLOCK) // self.page
+        start, end = self._bytes_of(page, page)
         return (self.name + BLOCKS, start, end)
 
     def _take(self, page: int, data: bytes, at: int) -> None:
