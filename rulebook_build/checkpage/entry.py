@@ -197,7 +197,7 @@ def table_codes(variant: str, a: int, b: int, c: int, d: int, block: int) -> Any
     if codes is None:
         return None
     try:
-        from pyodide.ffi import to_js  # type: ignore[import-not-found]
+        from pyodide.ffi import to_js
     except ImportError:  # not in the browser (the tests)
         return codes
     return to_js(memoryview(codes))

@@ -275,7 +275,7 @@ def test_where_python_can_wait_the_judgement_waits_for_scouts_before_each_search
 
             def noted(line: str) -> str:
                 asked.append(line)
-                assert waited and waited[-1] == ("scouted", line) or not line.startswith("solve")
+                assert (waited and waited[-1] == ("scouted", line)) or not line.startswith("solve")
                 return request(line)
 
             session.request = noted  # type: ignore[method-assign]
