@@ -18,6 +18,12 @@ per problem: the rounds of fetching (one after another; the requests of a round 
 flight together), the blocks each round wanted, the searches rerun, and the seconds of all
 runs beside those of the last run of each search (what a search that waited would have cost
 without its waits).  ``--folder``: where the tables are published (default beside the cache).
+
+``--scout R``: before the judgement, the worker's scouts (``checker-worker.js``, run here by
+``tests/checker/wasm_host.py``): the judgement's first searches run without waiting, the pages
+they want fetched and kept, R rounds at most; the judgement then takes those pages from what is
+kept.  The requests "one after another" are then the judgement's own.  (The page with JSPI
+also scouts before each later search: measured in the browser, ``browser_checker.py --home``.)
 """
 
 from __future__ import annotations

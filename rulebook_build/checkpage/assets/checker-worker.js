@@ -31,8 +31,11 @@
  * table_request) is fetched as soon as its scout stops, and the scouts that wanted something
  * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
  * runs as without them, takes the pages they fetched from what is kept (open_tables' `kept`),
- * and asks the host only for the blocks still missing, a group of pages a request.  A problem
- * judged is noted among the kept spans: the next check of it runs no scouts.
+ * and asks the host only for the blocks still missing, a group of pages a request.  Where the
+ * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
+ * Python waits for the scouts of every later search too (scoutBefore, entry.py
+ * _ScoutedHost).  A problem judged is noted among the kept spans: the next check of it runs
+ * no scouts.
  * Between visits: every range fetched is kept in the browser's IndexedDB under the manifest's
  * digest (table-fetch.js keptSpans), whatever the host's caching headers say, and read before
  * the network; Python checks what comes from there as it checks what comes from the host, and
