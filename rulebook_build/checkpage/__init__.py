@@ -1,6 +1,8 @@
 """The check page room: the "check your problem" page (``/controleren/``), whole.
 
 * ``entry``: the checker's entry points the page calls under Pyodide, in its worker;
+* ``tables``: the worker's tables (opened from the site's manifest, read a page at a time) and
+  the scouts that fetch their pages before the search asks (``entry`` re-exports its calls);
 * ``page``: the page's application as the site renders it, its words, and the files the site
   copies for it (the Python bundle, Pyodide, the published tables, the WebAssembly search);
 * ``assets/``: its scripts (the page's, the worker, the WebAssembly host, the table reader);

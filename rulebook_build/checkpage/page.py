@@ -64,6 +64,7 @@ BUNDLE_PARTS: Final = (
     "lifetime.py",
     "checkpage/__init__.py",
     "checkpage/entry.py",
+    "checkpage/tables.py",
     "rules",
     "notation",
     "engine",

@@ -2,7 +2,7 @@
 instances that never wait for a block, fetches the pages they wanted many at a time, and the
 judgement then takes those pages from what is kept instead of asking for each in turn.
 Here with the harness that scouts as the worker does (``wasm_host.WasmtimeHost.scout_ahead``,
-the WebAssembly search under wasmtime) and the Python the worker runs (``checkpage/entry.py``,
+the WebAssembly search under wasmtime) and the Python the worker runs (``checkpage/tables.py``,
 ``engine/tables/remote.py``): the scouts ask the judgement's own first searches, the pages they
 fetch are the ones the judgement reads, the judgement is the same with or without them, and a
 kept page that fails its checksum is fetched again, not used.  (The worker's side in the
@@ -19,6 +19,7 @@ import pytest
 
 from rulebook_build.checker.front import Checker
 from rulebook_build.checkpage import entry
+from rulebook_build.checkpage import tables as tables_module
 from rulebook_build.engine import binaries, wasm
 from rulebook_build.engine.tables import compact, remote
 from rulebook_build.engine.tables.endgame import default_cache_dir
@@ -261,8 +262,9 @@ def test_where_python_can_wait_the_judgement_waits_for_scouts_before_each_search
     folder, _manifest = site
     asked: list[str] = []
     waited: list[Any] = []
-    monkeypatch.setattr(entry, "can_wait", lambda: True)
-    monkeypatch.setattr(entry, "_wait_for", waited.append)
+    for module in (entry, tables_module):
+        monkeypatch.setattr(module, "can_wait", lambda: True)
+    monkeypatch.setattr(tables_module, "_wait_for", waited.append)
 
     class Late:
         """The harness's host, made once the tables it reads are open."""

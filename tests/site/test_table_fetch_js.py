@@ -506,6 +506,10 @@ const fetchAsync = (name) => {
 };
 const spans = [{name: "gone.pages", start: 0, end: 44}, {name: "busy.pages", start: 0, end: 44}];
 await prefetch(spans, kept, fetchAsync, 2, null);
+// a second prefetch (the check's, after the one made while Python loaded) asks the 503 again,
+// not the 404
+const again = [];
+await prefetch(spans, kept, (name) => { again.push(name); return fetchAsync(name); }, 2, null);
 const asked = [];
 const read = keptFetch(kept, (name, start, end) => {
   asked.push(name);
@@ -513,10 +517,10 @@ const read = keptFetch(kept, (name, start, end) => {
 });
 let gone;
 try { read("gone.pages", 0, 44); } catch (error) { gone = error.message; }
-console.log(JSON.stringify([gone, read("busy.pages", 0, 44).length, asked]));
+console.log(JSON.stringify([gone, read("busy.pages", 0, 44).length, asked, again]));
 """,
     )
-    assert said == ["gone.pages: HTTP 404", 44, ["busy.pages"]]
+    assert said == ["gone.pages: HTTP 404", 44, ["busy.pages"], ["busy.pages"]]
 
 
 def test_a_span_another_prefetch_is_fetching_is_waited_for_not_asked_again(
@@ -550,3 +554,38 @@ console.log(JSON.stringify([asked.sort(), done, again, kept.get("b.blocks", 0, 2
         {"requests": 0, "bytes": 0},
         20,
     ]
+
+
+def test_a_host_that_sends_whole_files_sends_each_once_to_prefetches_and_search(
+    tmp_path: Path,
+) -> None:
+    """Scouts ask many ranges of one file at once; a host that answers a range with the whole
+    file (200) is asked once, the others wait for that answer and are sliced from it, and so
+    are the search's own synchronous requests afterwards."""
+    said = run(
+        tmp_path,
+        """
+import { rangeFetch, WHOLE_FILES } from """
+        + json.dumps((ASSETS / "table-fetch.js").as_uri())
+        + """;
+const file = new Uint8Array(100).map((_, i) => i);
+const asked = [];
+globalThis.fetch = (url, options) => {
+  asked.push(url + " " + options.headers.Range);
+  return new Promise((resolve) => setTimeout(() => resolve({
+    status: 200, arrayBuffer: async () => file.slice().buffer,
+  }), 10));
+};
+const fetchAsync = rangeFetch("/t/");
+const parts = await Promise.all([[0, 10], [10, 30], [50, 51], [90, 100]].map(
+  ([start, end]) => fetchAsync("c.blocks", start, end)));
+const sent = [];
+const reader = rangeReader((url) => { sent.push(url); return {failure: "asked"}; }, 1, WHOLE_FILES);
+const read = Array.from(reader("/t/c.blocks", 3, 6));
+console.log(JSON.stringify([asked, parts.map((p) => Array.from(p)), read, sent]));
+""",
+    )
+    asked, parts, read, sent = said
+    assert asked == ["/t/c.blocks bytes=0-9"]
+    assert parts == [list(range(10)), list(range(10, 30)), [50], list(range(90, 100))]
+    assert read == [3, 4, 5] and sent == []

@@ -27,15 +27,15 @@
  * requests in flight (table-fetch.js prefetch), while Python may still be loading.  Then
  * scouts (prover-host.js scout): the judgement's first searches (the position after each
  * first move, entry.py scout_requests) run in fresh instances that never wait, each stopped
- * once it wants SCOUT_ENOUGH blocks; the page each of those blocks lies in (entry.py
+ * once it wants SCOUT_ENOUGH blocks; the page each of those blocks lies in (tables.py
  * table_request) is fetched as soon as its scout stops, and the scouts that wanted something
  * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
  * runs as without them, takes the pages they fetched from what is kept (open_tables' `kept`),
  * and asks the host only for the blocks still missing, a group of pages a request.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
- * Python waits for the scouts of every later search too (scoutBefore, entry.py
- * _ScoutedHost).  A problem judged is noted among the kept spans: the next check of it runs
- * no scouts.
+ * Python waits for the scouts of every later search too (scoutBefore, tables.py
+ * _ScoutedHost).  A problem judged is noted among the kept spans: the next check of it runs no
+ * scouts.
  * Between visits: every range fetched is kept in the browser's IndexedDB under the manifest's
  * digest (table-fetch.js keptSpans), whatever the host's caching headers say, and read before
  * the network; Python checks what comes from there as it checks what comes from the host, and
@@ -57,6 +57,7 @@ import {
   rangeReader,
   sha256,
   tablesToPrefetch,
+  WHOLE_FILES,
   xhrSend
 } from "./table-fetch.js";
 
@@ -66,7 +67,7 @@ var TIMEOUT_MS = 30000; /* a request not answered in this time is given up (and 
 var python = null;
 var prover = null; /* promise of {module, createHost}, or of null without the WebAssembly build */
 var opened = {}; /* variant -> promise of what open_tables said */
-var reader = rangeReader(xhrSend(TIMEOUT_MS), ATTEMPTS);
+var reader = rangeReader(xhrSend(TIMEOUT_MS), ATTEMPTS, WHOLE_FILES); /* prefetches share it */
 var fetching = 0; /* milliseconds the table requests took */
 var current = null; /* the check under way: {id, nodes, stage} */
 var kept = {}; /* variant -> keptSpans: what was fetched, this visit and before (table-fetch.js) */
@@ -236,10 +237,10 @@ function scoutedOf(variant) {
   return scouted[variant];
 }
 
-/* The scouts before one search of the judgement (entry.py _ScoutedHost, where the browser lets
- * Python wait for them: JSPI): a function of the request line giving a promise that settles
- * once the pages its scouts wanted are kept (never rejected: a fetch that failed is the
- * search's to meet).  What they fetched is added to the check's counts. */
+/* The scouts before one search of the judgement (checkpage/tables.py _ScoutedHost, where the
+ * browser lets Python wait for them: JSPI): a function of the request line giving a promise
+ * that settles once the pages its scouts wanted are kept (never rejected: a fetch that failed
+ * is the search's to meet).  What they fetched is added to the check's counts. */
 function scoutBefore(api, variant, base) {
   return function (line) {
     var spans = kept[variant];
@@ -633,7 +634,7 @@ self.onmessage = function (event) {
         };
         var asked = [message.args[0], message.args[1], message.args[2], progress, counted];
         /* where the browser can suspend WebAssembly on a promise (JSPI), Python may wait for
-         * the scouts before each search (entry.py _ScoutedHost): the call must be a promising
+         * the scouts before each search (tables.py _ScoutedHost): the call must be a promising
          * one; elsewhere the judgement runs as one synchronous call */
         var judged =
           typeof WebAssembly.Suspending === "function" && typeof api.check.callPromising === "function"

@@ -8,9 +8,10 @@
  *   or a test server on plain HTTP has none, and the tables would go unchecked or unread.
  * checkedManifest(bytes, expected): the manifest's text when its SHA-256 is the hex digest
  *   the page carries (expected), else an Error saying it does not match.
- * rangeReader(send, attempts): fetchRange(url, start, end), the bytes [start, end) of url,
- *   whatever the host answers: a 206 of the right length is the answer; a 200 is the whole
- *   file (a host that ignores Range), kept and sliced, then and afterwards; a timeout, a lost
+ * rangeReader(send, attempts, whole): fetchRange(url, start, end), the bytes [start, end) of
+ *   url, whatever the host answers: a 206 of the right length is the answer; a 200 is the
+ *   whole file (a host that ignores Range), kept in `whole` (the worker's WHOLE_FILES, which
+ *   its prefetches share) and sliced, then and afterwards; a timeout, a lost
  *   connection, a 5xx, a 408 or 429, or a body of another length is tried again, `attempts`
  *   times in all; anything else (a 404) throws at once, as the last failed try does.  Python
  *   (engine/tables/remote.py) then leaves the class out of the judgement and says so, and
@@ -111,8 +112,13 @@ function transient(status) {
   return status >= 500 || status === 408 || status === 429 || status === 0;
 }
 
-export function rangeReader(send, attempts) {
-  var whole = {}; /* url -> the whole file, where the host answered a Range request with it */
+/* url -> the whole file, where the host answered a Range request with it (200): the worker
+ * hands this one to its Range reader and its prefetches, so that both read such a file from
+ * here afterwards */
+export var WHOLE_FILES = {};
+
+export function rangeReader(send, attempts, whole) {
+  whole = whole || {};
   var reader = function (url, start, end) {
     if (whole[url]) {
       return whole[url].slice(start, end);
@@ -377,7 +383,10 @@ export function tablesToPrefetch(manifest, fen, whole) {
 
 export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
   var missing = spans.filter(function (span) {
-    return !kept.get(span.name, span.start, span.end);
+    /* kept, or refused for good by an earlier prefetch (a 404): not asked */
+    return (
+      !kept.get(span.name, span.start, span.end) && !kept.refused(span.name, span.start, span.end)
+    );
   });
   var total = missing.reduce(function (sum, span) {
     return sum + span.end - span.start;
@@ -430,23 +439,49 @@ export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
   });
 }
 
-/* fetchAsync for prefetch(): one Range request with fetch(), {Uint8Array} of the range (a
- * host that sends the whole file is sliced) */
-export function rangeFetch(folder) {
+/* url -> a promise that settles when the first prefetch of that file is answered: the others
+ * wait for it, so that a host sending whole files sends each once */
+var FIRST_ANSWERED = {};
+
+/* fetchAsync for prefetch(): one Range request with fetch(), {Uint8Array} of the range.  A
+ * host that sends the whole file (200) is sliced, and the file kept for every later request of
+ * it (the search's too: rangeReader); until a file's first request is answered, the others for
+ * it wait, so such a host sends it once. */
+export function rangeFetch(folder, whole) {
+  whole = whole || WHOLE_FILES;
   return function (name, start, end) {
-    return fetch(folder + name, { headers: { Range: "bytes=" + start + "-" + (end - 1) } }).then(
-      function (response) {
-        if (response.status !== 206 && response.status !== 200) {
-          var error = new Error(name + ": HTTP " + response.status);
-          error.final = !transient(response.status);
-          throw error;
-        }
-        return response.arrayBuffer().then(function (buffer) {
-          var bytes = new Uint8Array(buffer);
-          return response.status === 200 ? bytes.slice(start, end) : bytes;
-        });
+    var url = folder + name;
+    var ask = function () {
+      if (whole[url]) {
+        return Promise.resolve(whole[url].slice(start, end));
       }
-    );
+      return fetch(url, { headers: { Range: "bytes=" + start + "-" + (end - 1) } }).then(
+        function (response) {
+          if (response.status !== 206 && response.status !== 200) {
+            var error = new Error(name + ": HTTP " + response.status);
+            error.final = !transient(response.status);
+            throw error;
+          }
+          return response.arrayBuffer().then(function (buffer) {
+            var bytes = new Uint8Array(buffer);
+            if (response.status === 200) {
+              whole[url] = bytes;
+              return bytes.slice(start, end);
+            }
+            return bytes;
+          });
+        }
+      );
+    };
+    if (!FIRST_ANSWERED[url]) {
+      var first = ask();
+      FIRST_ANSWERED[url] = first.then(
+        function () {},
+        function () {}
+      );
+      return first;
+    }
+    return FIRST_ANSWERED[url].then(ask);
   };
 }
 

@@ -25,8 +25,11 @@ the page, a class's page list by the manifest, a page's entries by that list, a 
 entry, and the codes a block unpacks to by their count.
 
 A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
-check costs requests rather than bytes: a request brings a page (:data:`PAGES_A_REQUEST`), and
-a class whose ``.blocks`` is small is fetched whole, in one (``benchmarks/site_tables.py``).
+check costs requests rather than bytes: a request brings a group of pages
+(:data:`PAGES_A_REQUEST`), and a class whose ``.blocks`` is small is fetched whole, in one
+(``benchmarks/site_tables.py``).  The check page's worker fetches most pages before the search
+asks for them, many at a time (its scouts, :meth:`RemoteCompactTable.request_for`), and the
+search takes those from what the worker keeps (``kept``).
 
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
 page's: a synchronous Range request in its worker; the tests': a file), and
@@ -776,8 +779,8 @@ class SiteCheckerTables(CheckerTables):
         return table is None or table.held(block)
 
     def request_for(self, material: Material, block: int) -> tuple[str, int, int] | None:
-        """The request :meth:`codes` would make for ``block`` (``RemoteCompactTable.
-        request_for``), None where it makes none."""
+        """The range that brings ``block`` (``RemoteCompactTable.request_for``: its page
+        alone), which the page's scouts fetch; None where :meth:`codes` needs no request."""
         table = self.remote.get(material)
         return None if table is None else table.request_for(block)
 
