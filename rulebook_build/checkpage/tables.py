@@ -104,11 +104,13 @@ def open_tables(
     host: Any = None,
     kept: Callable[[str, int, int], Any] | None = None,
     scout: Callable[[str], Any] | None = None,
+    drop: Callable[[str, int, int], Any] | None = None,
 ) -> str:
     """Open the site's tables of ``variant`` from its manifest (which the worker checked
     against the digest the page carries), read through ``fetch(name, start, end)``, and with
     the compiled search of ``host`` (``prover-host.js``) if given; ``kept(name, start, end)``:
-    the bytes where the worker fetched them ahead, else None; ``scout(line)``: the worker's
+    the bytes where the worker fetched them ahead, else None; ``drop(name, start, end)``: the
+    worker forgets such bytes, which failed their checksum; ``scout(line)``: the worker's
     scouts before each search (:class:`_ScoutedHost`).  Returns ``{"classes", "pieces",
     "compiled"}`` or ``{"error"}``."""
     if host is not None and scout is not None:
@@ -127,6 +129,7 @@ def open_tables(
             lambda name, start, end: _fetched(fetch, name, start, end),
             host,
             found if kept is not None else None,
+            drop,
         )
     except (ValueError, KeyError, TypeError, tablefile.DamagedTable) as error:
         return json.dumps({"error": str(error)})

@@ -123,22 +123,16 @@ def judged(
     return record, list(requests), ahead, asked
 
 
-@pytest.fixture(scope="module")
-def plain(site: tuple[Path, dict[str, Any]], program: Path) -> Any:
-    return judged(site, program, scouts=False)
-
-
-@pytest.fixture(scope="module")
-def scouted(site: tuple[Path, dict[str, Any]], program: Path) -> Any:
-    return judged(site, program, scouts=True)
-
-
-def test_the_scouts_ask_the_judgements_first_searches(plain: Any) -> None:
-    """One scout a first move, each the node the judgement itself asks the compiled search
-    (its clocks included): a scout of another node would fetch pages the judgement never
-    reads."""
+def test_the_scouts_ask_the_judgements_first_searches_and_bring_the_pages_it_reads(
+    site: tuple[Path, dict[str, Any]], program: Path
+) -> None:
+    """One scout a first move, each the node the judgement itself asks the compiled search (its
+    clocks included: a scout of another node would fetch pages the judgement never reads);
+    with them the judgement is the same, search for search, and asks the host for under a
+    tenth of the requests it asks without them; each scout's range is one page of its class.
+    (One test: the two judgements are its cost.)"""
+    record, requests, _ahead, asked = judged(site, program, scouts=False)
     lines = entry.scout_lines(problem(), SECONDS)
-    _record, _requests, _ahead, asked = plain
     nodes = {" ".join(line.split()[3:]) for line in lines}
     asked_nodes = {" ".join(line.split()[3:]) for line in asked}
     assert len(lines) == len(problem().replayed.start.legal_moves()) == 5
@@ -147,18 +141,11 @@ def test_the_scouts_ask_the_judgements_first_searches(plain: Any) -> None:
     assert json.loads(entry.scout_requests(json.dumps(SAMPLE), SECONDS)) == lines
     assert json.loads(entry.scout_requests("{not json", SECONDS)) == []
 
-
-def test_the_judgement_takes_the_scouts_pages_and_is_the_same(
-    site: tuple[Path, dict[str, Any]], plain: Any, scouted: Any
-) -> None:
-    record, requests, _ahead, asked = plain
-    with_scouts, own, ahead, asked_after = scouted
+    with_scouts, own, ahead, asked_after = judged(site, program, scouts=True)
     assert with_scouts == record and record["grade"] == "correct"
     assert asked_after == asked  # the same searches, node for node
     assert sum(len(r) for r in ahead) > 100
-    # the judgement's own requests: under a tenth of those it makes without scouts
     assert len(own) * 10 < len(requests), (len(own), len(requests))
-    # each scout's range is one page of its class
     folder = site[0]
     for name, start, end in (r for round_ in ahead for r in round_):
         pages = (folder / name.replace(remote.BLOCKS, remote.PAGES)).read_bytes()
@@ -180,12 +167,19 @@ def test_a_kept_page_is_taken_without_a_request_and_a_damaged_one_is_fetched_aga
     number = (entry_["blocks"] // 2) * per  # a block of a page in the middle
     requests: list[Range] = []
     kept: dict[Range, bytes] = {}
+    host = folder_fetch(folder, requests)
+
+    def fetch(name: str, start: int, end: int) -> bytes:
+        """As the worker's: what is kept first (keptFetch), else the host."""
+        return kept.get((name, start, end)) or host(name, start, end)
+
     table = remote.RemoteCompactTable(
         name,
         entry_,
-        folder_fetch(folder, requests),
+        fetch,
         remote.PAGE,
         kept=lambda n, s, e: kept.get((n, s, e)),
+        drop=lambda n, s, e: kept.pop((n, s, e), None),
     )
     wanted = table.request_for(number)
     assert wanted is not None and wanted[0] == name + remote.BLOCKS
@@ -195,7 +189,7 @@ def test_a_kept_page_is_taken_without_a_request_and_a_damaged_one_is_fetched_aga
     assert table.block(number) == right.block(number)
     assert requests == [] and table.request_for(number) is None  # held now
     # the next page, kept with a byte of its entries turned: refused by the page's checksum,
-    # and its group of pages asked of the host
+    # forgotten, and asked of the host (with the page after it, its group)
     other = table.request_for(number + per * remote.PAGE)
     assert other is not None and other != wanted
     damaged = bytearray((folder / other[0]).read_bytes()[other[1] : other[2]])
@@ -203,7 +197,7 @@ def test_a_kept_page_is_taken_without_a_request_and_a_damaged_one_is_fetched_aga
     kept[other] = bytes(damaged)
     assert table.block(number + per * remote.PAGE) == right.block(number + per * remote.PAGE)
     assert len(requests) == 1 and requests[0] != other  # its group of pages, from the host
-    assert table.fault is None and table.kept_refused == 1
+    assert table.fault is None and table.kept_refused == 1 and other not in kept
 
 
 def test_a_scouts_node_carries_the_clocks_after_the_first_move() -> None:

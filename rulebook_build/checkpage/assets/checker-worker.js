@@ -219,7 +219,13 @@ function openTables(api, base, variant, expected) {
               return spans.get(name, start, end);
             }
           : undefined;
-        return JSON.parse(api.open_tables(variant, text, fetcher, host, ahead, before));
+        /* a kept page that failed its checksum: forgotten, so that it is asked of the host */
+        var drop = spans
+          ? function (name, start, end) {
+              spans.drop(name, start, end);
+            }
+          : undefined;
+        return JSON.parse(api.open_tables(variant, text, fetcher, host, ahead, before, drop));
       })
       .catch(function (error) {
         return { error: String(error.message || error) };

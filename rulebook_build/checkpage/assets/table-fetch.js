@@ -211,7 +211,8 @@ export function fetchWhole(url, attempts) {
  * the worker forgets everything kept for that table set (checker-worker.js).
  *
  * keptSpans(backend, digest): {ready (a promise), get(name, start, end), put(name, start,
- *   end, bytes), flush() (a promise: the new spans saved), forget() (a promise), bytes}
+ *   end, bytes), drop(name, start, end), flush() (a promise: the new spans saved), forget()
+ *   (a promise), bytes}
  * backend: {load(digest) -> promise of [{name, start, end, bytes}], save(digest, spans),
  *   forget(digest)}: indexedDbBackend(indexedDB, keep) in the browser, a Map in the tests.
  */
@@ -243,6 +244,16 @@ export function keptSpans(backend, digest) {
     },
     refused: function (name, start, end) {
       return refused.get(spanKey(name, start, end));
+    },
+    drop: function (name, start, end) {
+      /* bytes that failed their checksum: never served again (the worker then forgets the
+       * whole set in storage too) */
+      var key = spanKey(name, start, end);
+      var found = memory.get(key);
+      if (found) {
+        memory.delete(key);
+        kept.bytes -= found.length;
+      }
     },
     pending: function (name, start, end) {
       return asked.get(spanKey(name, start, end));

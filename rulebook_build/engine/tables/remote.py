@@ -110,6 +110,10 @@ Kept = Callable[[str, int, int], Any]
 """``kept(name, start, end)``: those bytes where they were fetched ahead and kept (the check
 page's worker), else None; never a request.  What it gives is checked as a fetch's answer is."""
 
+Drop = Callable[[str, int, int], None]
+"""``drop(name, start, end)``: forget a kept range that failed its checksum, so that the
+request that follows asks the host, not what was kept."""
+
 ATTEMPTS: Final = 3
 """Tries of a request whose failure may pass (a timeout, a 5xx answer, a body cut short)."""
 
@@ -373,9 +377,11 @@ class RemoteCompactTable:
         page: int,
         span: int = SPAN,
         kept: Kept | None = None,
+        drop: Drop | None = None,
     ) -> None:
         self.name = name
         self._kept = kept
+        self._drop = drop
         """Where fetched ranges may already be (the check page's kept spans): a page found
         there is taken without a request (see :meth:`request_for`)."""
         self.kept_refused = 0
@@ -546,6 +552,8 @@ class RemoteCompactTable:
                 if page in self._fetched:
                     return
                 self.kept_refused += 1
+                if self._drop is not None:
+                    self._drop(self.name + BLOCKS, start, end)
         width = PAGES_A_REQUEST
         first = page - page % width
         last = min(first + width, pages) - 1
@@ -801,10 +809,12 @@ def site_checker_tables(
     fetch: Fetch,
     host: wasm.Host | None = None,
     kept: Kept | None = None,
+    drop: Drop | None = None,
 ) -> SiteCheckerTables:
     """The tables of a site's manifest for ``variant`` (checked by the caller against the
     digest the page carries); refuses a manifest of other rules or another format.  ``kept``:
-    where ranges fetched ahead may be found (``RemoteCompactTable``)."""
+    where ranges fetched ahead may be found, ``drop``: how to forget one that failed its
+    checksum (``RemoteCompactTable``)."""
     expected = (
         FORMAT,
         variant.name,
@@ -824,7 +834,7 @@ def site_checker_tables(
     span = int(manifest_data["block"])
     for name, entry in manifest_data["classes"].items():
         material = _material_of(name)
-        remote[material] = RemoteCompactTable(name, entry, fetch, page, span, kept)
+        remote[material] = RemoteCompactTable(name, entry, fetch, page, span, kept, drop)
     return SiteCheckerTables(variant, remote, host, captures_searched=captures == "search")
 
 
