@@ -56,6 +56,7 @@ from rulebook_build.checker.judge import problem_digest  # noqa: E402
 from rulebook_build.notation.pdn import read_pdn_file, write_game  # noqa: E402
 from rulebook_build.notation.replay import game_variant  # noqa: E402
 from tests.site.test_browser import _QuietHandler  # noqa: E402
+from tests.site.test_nginx import certificate  # noqa: E402
 
 
 class Link:
@@ -470,26 +471,7 @@ def _http2_front(port: int) -> tuple[subprocess.Popen[bytes], str]:
     delay and the bandwidth stay the script's, the browser's limit of six connections to a
     host goes, as on a host that serves HTTP/2.  Returns the process and the site's address."""
     folder = Path(tempfile.mkdtemp(prefix="rulebook-h2-"))
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=127.0.0.1",
-            "-keyout",
-            str(folder / "key.pem"),
-            "-out",
-            str(folder / "cert.pem"),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    certificate(folder)  # the suite's, for its nginx (tests/site/test_nginx.py)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         front_port = probe.getsockname()[1]

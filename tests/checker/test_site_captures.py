@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact, remote
-from rulebook_build.engine.tables.endgame import Outcome, default_cache_dir, outcome_of
+from rulebook_build.engine.tables.endgame import Outcome, outcome_of
 from rulebook_build.engine.tables.index import material_name
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.engine.tables.remote import (
@@ -35,7 +35,7 @@ from rulebook_build.rules import FRISIAN, INTERNATIONAL, DrawClocks, State, Vari
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.drawrules import initial_clocks
 
-from .wasm_host import WasmtimeHost
+from .wasm_host import WasmtimeHost, prover_wasm
 
 pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
@@ -54,9 +54,7 @@ class Readers:
 def opened(variant: Variant, pieces: int, folder: Path) -> Iterator[Readers]:
     """The tables of ``variant`` of up to ``pieces`` pieces published into ``folder`` as the
     site publishes them, and the four readers of them."""
-    program = wasm.wasm_build(default_cache_dir())
-    if program is None:
-        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    program = prover_wasm()
     local = checker_tables(variant)
     local.prepare_missing()
     manifest = publish(local, folder, pieces=pieces)

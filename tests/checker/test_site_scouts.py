@@ -20,15 +20,14 @@ import pytest
 from rulebook_build.checker.front import Checker
 from rulebook_build.checkpage import entry
 from rulebook_build.checkpage import tables as tables_module
-from rulebook_build.engine import binaries, wasm
+from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact, remote
-from rulebook_build.engine.tables.endgame import default_cache_dir
 from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.engine.tables.remote import folder_fetch, publish, site_checker_tables
 from rulebook_build.notation import read_pdn, replay_problem
 from rulebook_build.rules import INTERNATIONAL
 
-from .wasm_host import WasmtimeHost
+from .wasm_host import WasmtimeHost, prover_wasm
 
 pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
@@ -65,10 +64,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]
 
 @pytest.fixture(scope="module")
 def program() -> Path:
-    found = wasm.wasm_build(default_cache_dir())
-    if found is None:
-        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
-    return found
+    return prover_wasm()
 
 
 def problem() -> Any:

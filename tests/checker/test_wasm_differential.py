@@ -21,7 +21,6 @@ import pytest
 
 from rulebook_build.checker.judge import Judge
 from rulebook_build.engine import binaries, wasm
-from rulebook_build.engine.tables.endgame import default_cache_dir
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.engine.tables.remote import (
     SiteCheckerTables,
@@ -35,7 +34,7 @@ from rulebook_build.rules import FRISIAN, INTERNATIONAL
 from rulebook_build.rules.variants import Variant
 from tests.checker.differential import random_node
 
-from .wasm_host import WasmtimeHost
+from .wasm_host import WasmtimeHost, prover_wasm
 
 pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
@@ -45,10 +44,7 @@ PIECES = 3
 
 @pytest.fixture(scope="module")
 def wasm_program() -> Path:
-    program = wasm.wasm_build(default_cache_dir())
-    if program is None:
-        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
-    return program
+    return prover_wasm()
 
 
 @dataclass

@@ -191,6 +191,19 @@ class WasmtimeSession:
         self.instance = None  # type: ignore[assignment]
 
 
+def prover_wasm() -> Path:
+    """``prover.wasm`` built (once, into the cache), or the test failed saying what is missing."""
+    import pytest
+
+    from rulebook_build.engine import wasm
+    from rulebook_build.engine.tables.endgame import default_cache_dir
+
+    program = wasm.wasm_build(default_cache_dir())
+    if program is None:
+        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
+    return program
+
+
 SCOUT_TABLE_MB = 64
 """A scout's transposition table (``checker-worker.js`` SCOUT_TABLE_MB)."""
 SCOUT_ROUNDS = 4

@@ -10,14 +10,15 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rulebook_build.engine import binaries, wasm
-from rulebook_build.engine.tables.endgame import default_cache_dir
+from rulebook_build.engine import binaries
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import INTERNATIONAL
 from rulebook_build.rules.drawrules import NO_CLOCKS
+from tests.checker.wasm_host import prover_wasm
 
 ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "checkpage" / "assets"
 NODE = shutil.which("node")
@@ -49,22 +50,25 @@ console.log(JSON.stringify([search(false), search(true)]));
 """
 
 
-def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Path) -> None:
-    program = wasm.wasm_build(default_cache_dir())
-    if program is None:
-        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
-    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
+def solve_line(node_limit: int) -> str:
+    """A request for :data:`FEN` with ten seconds of wall limit and ``node_limit`` positions."""
     state = parse_fen(FEN, variant=INTERNATIONAL).state()
-    # ten seconds of wall limit and 60,000 positions: the count ends the search, not the clock
-    line = " ".join(
-        ["solve", "10.000", "60000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
-    )
+    words = binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)
+    return " ".join(["solve", "10.000", str(node_limit), *words])
+
+
+def in_node(tmp_path: Path, template: str, line: str, **fields: object) -> Any:
+    """Run ``template`` (a script importing prover-host.js and the module) in node with the
+    request ``line``; what it prints on its last line, as JSON."""
+    program = prover_wasm()
+    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
     script = tmp_path / "host.mjs"
     script.write_text(
-        SCRIPT.format(
+        template.format(
             host=json.dumps((ASSETS / "prover-host.js").as_uri()),
             program=json.dumps(str(program)),
             line=json.dumps(line),
+            **fields,
         ),
         encoding="utf-8",
     )
@@ -72,7 +76,12 @@ def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Pa
         [NODE, str(script)], capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stderr
-    quick, slow = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_slow_table_host_does_not_change_a_search_counted_in_work(tmp_path: Path) -> None:
+    # ten seconds of wall limit and 60,000 positions: the count ends the search, not the clock
+    quick, slow = in_node(tmp_path, SCRIPT, solve_line(60000))
     assert slow["asked"] > 0, "the search asked for no table: the test shows nothing"
     nodes = int(quick["answer"].split("\n")[1].removeprefix("nodes "))
     assert quick["answer"].startswith("result undecided\n") and nodes >= 60000, quick["answer"]
@@ -113,31 +122,11 @@ def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
     from rulebook_build.engine.tables.index import class_slots
     from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
 
-    program = wasm.wasm_build(default_cache_dir())
-    if program is None:
-        pytest.fail("Zig is missing: pip install -e '.[wasm]' (scripts/test.sh does)")
-    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
-    state = parse_fen(FEN, variant=INTERNATIONAL).state()
-    line = " ".join(
-        ["solve", "10.000", "200000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
-    )
+    line = solve_line(200000)
     enough = 16
-    script = tmp_path / "scout.mjs"
-    script.write_text(
-        SCOUT_SCRIPT.format(
-            host=json.dumps((ASSETS / "prover-host.js").as_uri()),
-            program=json.dumps(str(program)),
-            line=json.dumps(line),
-            block=compact.BLOCK,
-            enough=enough,
-        ),
-        encoding="utf-8",
+    wanted, none, unstopped = in_node(
+        tmp_path, SCOUT_SCRIPT, line, block=compact.BLOCK, enough=enough
     )
-    done = subprocess.run(
-        [NODE, str(script)], capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    wanted, none, unstopped = json.loads(done.stdout.strip().splitlines()[-1])
     assert none == []
     # stopped at its next look at the clock after the sixteenth: long before its node limit
     assert enough <= len(wanted) < unstopped / 2, (len(wanted), unstopped)
@@ -149,7 +138,7 @@ def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
         def blocks(self, material: tuple[int, int, int, int]) -> int:
             return -(-class_slots(material, None) // compact.BLOCK)
 
-    host = WasmtimeHost(program, Stand(), enough_scout=enough)  # type: ignore[arg-type]
+    host = WasmtimeHost(prover_wasm(), Stand(), enough_scout=enough)  # type: ignore[arg-type]
     scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
     scout.request(line)
     assert [[*material, number] for material, number in scout.in_order] == wanted
