@@ -589,3 +589,48 @@ console.log(JSON.stringify([asked, parts.map((p) => Array.from(p)), read, sent])
     assert asked == ["/t/c.blocks bytes=0-9"]
     assert parts == [list(range(10)), list(range(10, 30)), [50], list(range(90, 100))]
     assert read == [3, 4, 5] and sent == []
+
+
+def test_a_whole_file_host_that_fails_first_is_asked_once_more_not_once_a_range(
+    tmp_path: Path,
+) -> None:
+    """The first request of a file meets a 503: the ranges waiting for it do not all ask at
+    once; the next one asks, gets the whole file, and the rest are sliced from it.  A file the
+    host does not have (404) is asked once, and every range waiting for it is refused with that
+    answer."""
+    said = run(
+        tmp_path,
+        """
+import { rangeFetch } from """
+        + json.dumps((ASSETS / "table-fetch.js").as_uri())
+        + """;
+const file = new Uint8Array(100).map((_, i) => i);
+const asked = [];
+globalThis.fetch = (url, options) => {
+  asked.push(url + " " + options.headers.Range);
+  const status = url.endsWith("gone.blocks") ? 404 : asked.length === 1 ? 503 : 200;
+  return new Promise((resolve) => setTimeout(() => resolve({
+    status, arrayBuffer: async () => file.slice().buffer,
+  }), 10));
+};
+const fetchAsync = rangeFetch("/t/");
+const spans = [[0, 10], [10, 30], [50, 51], [90, 100]];
+const parts = await Promise.allSettled(spans.map(([start, end]) =>
+  fetchAsync("c.blocks", start, end)));
+const gone = await Promise.allSettled(spans.map(([start, end]) =>
+  fetchAsync("gone.blocks", start, end)));
+console.log(JSON.stringify([
+  asked,
+  parts.map((p) => p.status === "fulfilled" ? Array.from(p.value) : p.reason.message),
+  gone.map((p) => [p.status, p.reason && p.reason.message, p.reason && p.reason.final]),
+]));
+""",
+    )
+    asked, parts, gone = said
+    assert asked == [
+        "/t/c.blocks bytes=0-9",
+        "/t/c.blocks bytes=10-29",
+        "/t/gone.blocks bytes=0-9",
+    ]
+    assert parts == ["c.blocks: HTTP 503", list(range(10, 30)), [50], list(range(90, 100))]
+    assert gone == [["rejected", "gone.blocks: HTTP 404", True]] * 4

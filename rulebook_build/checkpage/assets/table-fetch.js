@@ -450,9 +450,12 @@ export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {
   });
 }
 
-/* url -> a promise that settles when the first prefetch of that file is answered: the others
- * wait for it, so that a host sending whole files sends each once */
+/* url -> a promise that settles when the request of that file in flight is answered, or OPEN
+ * once one was answered at all: until then the others wait, so that a host sending whole files
+ * sends each once; a request that failed (a 503, a lost connection) opens nothing, and the
+ * next one waiting asks in its turn while the rest go on waiting */
 var FIRST_ANSWERED = {};
+var OPEN = "open";
 
 /* fetchAsync for prefetch(): one Range request with fetch(), {Uint8Array} of the range.  A
  * host that sends the whole file (200) is sliced, and the file kept for every later request of
@@ -484,15 +487,31 @@ export function rangeFetch(folder, whole) {
         }
       );
     };
-    if (!FIRST_ANSWERED[url]) {
+    var turn = function () {
+      var gate = FIRST_ANSWERED[url];
+      if (gate === OPEN || whole[url]) {
+        return ask();
+      }
+      if (gate instanceof Error) {
+        return Promise.reject(gate);
+      }
+      if (gate) {
+        return gate.then(turn);
+      }
       var first = ask();
       FIRST_ANSWERED[url] = first.then(
-        function () {},
-        function () {}
+        function () {
+          FIRST_ANSWERED[url] = OPEN;
+        },
+        function (error) {
+          /* a 404 is final for every range of the file: the others are refused by the same
+           * answer without asking; anything else lets the next one ask */
+          FIRST_ANSWERED[url] = error && error.final ? error : undefined;
+        }
       );
       return first;
-    }
-    return FIRST_ANSWERED[url].then(ask);
+    };
+    return turn();
   };
 }
 
