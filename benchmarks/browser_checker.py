@@ -210,6 +210,17 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         if report.get("scouts_waited")
         else "; no scouts during the judgement (no JSPI)"
     )
+    early = ahead.get("early") or {}
+    before_python = (
+        f"; before Python: scouts of {early.get('wanted', 0)} blocks in "
+        f"{early.get('seconds', 0):.1f} s, {early.get('requests', 0)} requests, "
+        f"{early.get('bytes', 0) / 1e6:.1f} MB, rounds "
+        + " ".join(f"{a:.1f}+{b:.1f}" for a, b in early.get("rounds", []))
+        + f", from {early.get('began', 0):.1f} to {early.get('ended', 0):.1f} s of the "
+        f"worker's life, Python there at {early.get('python', 0):.1f} s"
+        if early
+        else ""
+    )
     return (
         f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
         f"-{max(tables, default=0):.1f} s; grade at {took:.1f} s; ahead "
@@ -220,6 +231,7 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         f"{report.get('downloaded', 0) / 1e6:.1f} MB); scouts' rounds (s of scouts, s of "
         f"fetches after them) "
         + " ".join(f"{a:.1f}+{b:.1f}" for a, b in ahead.get("scout_rounds_seconds", []))
+        + before_python
         + waited
     )
 

@@ -41,8 +41,9 @@ ASSETS: Final = Path(__file__).resolve().parent / "assets"
 """The page's scripts, which the site copies to its ``assets/rulebook/`` (``site/generated.py``)."""
 PAGE_SCRIPT: Final = "checker.js"
 """The script the page loads: it starts the worker."""
-WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js")
-"""The worker, the host of the WebAssembly search and the table reader the worker imports."""
+WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js", "early-scouts.js")
+"""The worker, the host of the WebAssembly search, and the table reader and the scouts before
+Python that the worker imports."""
 
 PYODIDE_FILES: Final = (
     "pyodide.mjs",

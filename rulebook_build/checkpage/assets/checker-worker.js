@@ -52,6 +52,7 @@ import {
   indexedDbBackend,
   keptFetch,
   keptSpans,
+  PAGE_ENTRY_BYTES,
   prefetch,
   rangeFetch,
   rangeReader,
@@ -60,6 +61,7 @@ import {
   WHOLE_FILES,
   xhrSend
 } from "./table-fetch.js";
+import { blockRange, classBlocks, firstLines, movesRequest, rootLine } from "./early-scouts.js";
 
 var ATTEMPTS = 3; /* tries of a request whose failure may pass */
 var TIMEOUT_MS = 30000; /* a request not answered in this time is given up (and tried again) */
@@ -82,6 +84,10 @@ var SCOUT_ROUNDS = 4; /* rounds of scouts before a search (benchmarks/site_table
  * requests one after another (benchmarks/README.md, "Browser checker") */
 var SCOUT_ENOUGH = 512;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
+var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
+var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */
+var earlyScout = null; /* promise of what the scout before Python fetched (scoutEarly) */
+var pythonAt = 0; /* seconds from the worker's start to Python's */
 var hosts = {}; /* variant -> the compiled search's host, where there is one */
 
 /* the kept spans of each variant the page carries a manifest digest for */
@@ -329,12 +335,6 @@ function aheadOf(text) {
  * where the judgement's own requests find them.  A scout that wanted nothing had every block
  * it asked for, and is not run again. */
 function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
-  var host = hosts[variant];
-  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [] };
-  var scoutedNodes = scoutedOf(variant);
-  if (!scouts.lines.length || (scouts.mark && spans.get(scouts.mark, 0, 0))) {
-    return Promise.resolve(fetched);
-  }
   var ranges = {}; /* block -> the range it lies in (null: none to fetch); a range never moves */
   function rangeOf(a, b, c, d, block) {
     var key = [a, b, c, d, block].join(",");
@@ -346,6 +346,21 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
   function ready(a, b, c, d, block) {
     var range = rangeOf(a, b, c, d, block);
     return range === null || !!spans.get(range[0], range[1], range[2]);
+  }
+  var scouting = { host: hosts[variant], rangeOf: rangeOf, ready: ready, rounds: SCOUT_ROUNDS };
+  return scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress);
+}
+
+/* scoutAhead's rounds, with `scouting`: {host, rangeOf(a, b, c, d, block), ready(a, b, c, d,
+ * block), rounds}; scoutEarly's too (its own host and ranges, nothing ready, one round) */
+function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
+  var host = scouting.host;
+  var rangeOf = scouting.rangeOf;
+  var ready = scouting.ready;
+  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [] };
+  var scoutedNodes = scoutedOf(variant);
+  if (!scouts.lines.length || (scouts.mark && spans.get(scouts.mark, 0, 0))) {
+    return Promise.resolve(fetched);
   }
   function round(left, running) {
     if (left <= 0 || !running.length) {
@@ -404,7 +419,105 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
       return round(left - 1, still);
     });
   }
-  return round(SCOUT_ROUNDS, scouts.lines);
+  return round(scouting.rounds, scouts.lines);
+}
+
+/* The scouts of the problem while Python loads (op "ahead"; early-scouts.js): once the
+ * compiled search and the page lists are here, the positions after each first move (the
+ * search's "moves" of the start position, as tables.py scout_lines writes them) are scouted,
+ * and the pages of the blocks they meet fetched at once and kept, where the scouts after
+ * Python and the judgement find them.  One round: these scouts cannot read a block (it is
+ * Python that checks and unpacks it), so they want every block they meet, and the rounds that
+ * read what came are Python's (scoutAhead); the pages already kept are not asked again.  Once the problem is judged this is noted among the kept spans
+ * (its mark), and a later visit runs no such scouts.  A promise of {requests, bytes, seconds,
+ * wanted, mark}, never rejected. */
+function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
+  var none = { requests: 0, bytes: 0, seconds: 0, wanted: 0, mark: null };
+  var spans = kept[variant];
+  var line = rootLine(variant, fen, seconds || EARLY_SECONDS, EARLY_NODES);
+  if (!spans || !prover || !line) {
+    return Promise.resolve(none);
+  }
+  var mark = "early-" + hex(sha256(new TextEncoder().encode(line)));
+  return Promise.all([prover, pagesAsked, spans.ready])
+    .then(function (parts) {
+      var found = parts[0];
+      var manifest = manifests[variant];
+      if (!found || !manifest || spans.get(mark, 0, 0)) {
+        return none;
+      }
+      var lists = {};
+      var pageList = function (name) {
+        if (!(name in lists)) {
+          var entry = manifest.classes[name];
+          var size = entry ? Math.ceil(entry.blocks / manifest.page) * PAGE_ENTRY_BYTES : 0;
+          var bytes = entry ? spans.get(name + ".pages", 0, size) : null;
+          /* checked as Python will check it: a page list that fails is not scouted by */
+          lists[name] = bytes && hex(sha256(bytes)) === entry.pages ? bytes : null;
+        }
+        return lists[name];
+      };
+      var host = found.createHost(
+        found.module,
+        {
+          blocks: function (a, b, c, d) {
+            return classBlocks(manifest, a, b, c, d);
+          },
+          codes: function () {
+            return null; /* never asked: no block is ready for these scouts */
+          }
+        },
+        null
+      );
+      var rangeOf = function (a, b, c, d, block) {
+        var name = "m" + a + "k" + b + "-m" + c + "k" + d;
+        return blockRange(manifest, name, pageList(name), block, WHOLE_BYTES);
+      };
+      var began = performance.now();
+      var session = host.open(variant, 1);
+      var moves;
+      try {
+        moves = String(session.request(movesRequest(line)));
+      } finally {
+        session.close();
+      }
+      var lines = firstLines(line, moves);
+      var wanted = 0;
+      var scouting = {
+        host: {
+          scout: function (v, mb, scoutLine, ready, enough) {
+            var blocks = host.scout(v, mb, scoutLine, ready, enough);
+            wanted += blocks.length;
+            return blocks;
+          }
+        },
+        rangeOf: rangeOf,
+        ready: function () {
+          return false;
+        },
+        rounds: 1
+      };
+      var folder = base + "rulebook/tables/" + variant + "/";
+      var scouts = { lines: lines, mark: "" };
+      return scoutRounds(variant, scouting, scouts, spans, rangeFetch(folder), told(id)).then(
+        function (done) {
+          return {
+            requests: done.requests,
+            bytes: done.bytes,
+            seconds: done.seconds || (performance.now() - began) / 1000,
+            rounds: done.each,
+            wanted: wanted,
+            mark: mark,
+            /* seconds since the worker started: when these scouts began and ended */
+            began: began / 1000,
+            ended: performance.now() / 1000
+          };
+        }
+      );
+    })
+    .catch(function () {
+      return none;
+    });
 }
 
 function loadProver(base) {
@@ -450,6 +563,7 @@ function start(base, pyodide) {
               "import rulebook_build.checkpage.entry\n"
           );
           self.postMessage({ ready: true });
+          pythonAt = performance.now() / 1000;
           return py.pyimport("rulebook_build.checkpage.entry");
         });
     });
@@ -509,7 +623,8 @@ self.onmessage = function (event) {
     /* the page has a problem and will check it (a link with run=1): its tables asked now */
     var found = aheadOf(message.args[0]);
     if (found) {
-      prefetchPages(message.base, found.variant, found.fen, message.tables, message.id);
+      var pages = prefetchPages(message.base, found.variant, found.fen, message.tables, message.id);
+      earlyScout = scoutEarly(message.base, found.variant, found.fen, message.args[1], pages, message.id);
     }
     return;
   }
@@ -537,6 +652,7 @@ self.onmessage = function (event) {
   var prefetched = { requests: 0, bytes: 0 };
   var scouts = null;
   var early = null;
+  var beforePython = null; /* what scoutEarly fetched, where this check followed an "ahead" */
   if (message.op === "check") {
     var asked = { fen: "", variant: variantOf(message.args[0]) };
     try {
@@ -554,10 +670,13 @@ self.onmessage = function (event) {
       var variant = variantOf(message.args[0]);
       var expected = (message.tables || {})[variant];
       var spans = kept[variant];
-      return Promise.all([openTables(api, message.base, variant, expected), early])
+      var before = earlyScout;
+      earlyScout = null; /* one check reports it */
+      return Promise.all([openTables(api, message.base, variant, expected), early, before])
         .then(function (parts) {
           tablesSaid = parts[0];
           prefetched = parts[1];
+          beforePython = parts[2];
           if (!spans || !manifests[variant] || tablesSaid.error) {
             return null;
           }
@@ -565,9 +684,20 @@ self.onmessage = function (event) {
           scouts = scoutLines(api, variant, message.args[0], message.args[1]);
           return scoutAhead(api, variant, scouts, spans, rangeFetch(folder), told(message.id)).then(
             function (scouted) {
+              var first = beforePython || { requests: 0, bytes: 0, seconds: 0, wanted: 0 };
               prefetched = {
-                requests: prefetched.requests + scouted.requests,
-                bytes: prefetched.bytes + scouted.bytes,
+                requests: prefetched.requests + first.requests + scouted.requests,
+                bytes: prefetched.bytes + first.bytes + scouted.bytes,
+                early: {
+                  requests: first.requests,
+                  bytes: first.bytes,
+                  seconds: first.seconds,
+                  rounds: first.rounds || [],
+                  wanted: first.wanted,
+                  began: first.began || 0,
+                  ended: first.ended || 0,
+                  python: pythonAt
+                },
                 scouted: scouted.requests,
                 scout_rounds: scouted.rounds,
                 scout_seconds: scouted.seconds,
@@ -601,6 +731,9 @@ self.onmessage = function (event) {
             });
           if (spans && scouts && !damaged) {
             spans.put(scouts.mark, 0, 0, new Uint8Array(0)); /* judged: no scouts next time */
+            if (beforePython && beforePython.mark) {
+              spans.put(beforePython.mark, 0, 0, new Uint8Array(0));
+            }
           }
           if (spans) {
             /* kept before the verdict is shown (a composer may close the page then); a block

@@ -718,7 +718,7 @@
         base: this.base,
         pyodide: this.pyodide,
         op: "ahead",
-        args: [fields.pdn],
+        args: [fields.pdn, Number(this.find(".rb-seconds").value) || 0],
         tables: this.strings.tables || {}
       });
     }

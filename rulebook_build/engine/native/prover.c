@@ -1410,7 +1410,11 @@ static void check_captures(const int m[4]) {
     printf("captures %llu differ %llu uncovered %llu\nend\n", checked, differ, uncovered);
 }
 
-/* "moves": what this program makes of one node, for the tests against the Python engine */
+#endif
+
+/* "moves": what this program makes of one node, for the tests against the Python engine, and
+ * for the check page's scouts before Python is there (early-scouts.js: the positions after
+ * each first move, clocks included, as the judgement's first searches are written) */
 static int describe(const node *n) {
     print_probes(n);
     int moves = count_moves(n);
@@ -1435,8 +1439,6 @@ static int describe(const node *n) {
     printf("end\n");
     return OVERFLOW_SEEN;
 }
-
-#endif
 
 /* the TT and the store of settled nodes, sized for a search given TABLE_MB megabytes */
 static void allocate_tables(uint64_t megabytes) {
@@ -1496,9 +1498,9 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
  * open is where the next one starts: the searches of one judgement (the keys, the alternatives
  * of criterion C, later rounds) share their positions.  A bad line is answered "error MESSAGE"
  * and "end".  "opinion NODE_LIMIT WM WK BM BK CLOCKS" asks for opinion.h's evaluating search
- * instead, which leaves the proof search's tables as they were; "moves WM WK BM BK CLOCKS" (not
- * in the WebAssembly build) answers as "prover moves" does, so that the tests against the
- * Python engine ask many nodes of one process; "probe WM WK BM BK CLOCKS" answers what the
+ * instead, which leaves the proof search's tables as they were; "moves WM WK BM BK CLOCKS"
+ * answers as "prover moves" does, so that the tests against the Python engine ask many nodes of
+ * one process (and the check page's scouts before Python, the positions after each first move); "probe WM WK BM BK CLOCKS" answers what the
  * tables say of the node ("pure V" and "rules V", or "none"), for the tests that the browser's
  * build works out the captures the site's tables leave to it as the native one reads them. */
 /* one request line of a session, answered on standard output */
@@ -1544,7 +1546,8 @@ static void answer(char *line) {
         fflush(stdout);
         return;
     }
-    if (count && !strcmp(field[0], "moves")) { /* the tests' many nodes, one process */
+#endif
+    if (count && !strcmp(field[0], "moves")) { /* the tests' nodes, one process; early scouts */
         if (count != 6 || !parse_node(field + 1, &root))
             printf("error expected: moves WM WK BM BK CLOCKS\nend\n");
         else
@@ -1552,7 +1555,6 @@ static void answer(char *line) {
         fflush(stdout);
         return;
     }
-#endif
     if (count != 8 || strcmp(field[0], "solve") || !parse_node(field + 3, &root)) {
         printf("error expected: solve SECONDS NODE_LIMIT WM WK BM BK CLOCKS\nend\n");
         fflush(stdout);
