@@ -556,6 +556,30 @@ console.log(JSON.stringify([asked.sort(), done, again, kept.get("b.blocks", 0, 2
     ]
 
 
+def whole_file_host(status: str) -> str:
+    """The start of a node script: ``fetch`` stood in by a host that answers every request,
+    10 ms later, with the whole of a 100-byte file (bytes 0 to 99) and the status the
+    JavaScript expression ``status`` gives (``url`` and ``asked``, the requests so far, in
+    scope); ``rangeFetch`` and ``WHOLE_FILES`` imported."""
+    return (
+        "import { rangeFetch, WHOLE_FILES } from "
+        + json.dumps((ASSETS / "table-fetch.js").as_uri())
+        + """;
+const file = new Uint8Array(100).map((_, i) => i);
+const asked = [];
+globalThis.fetch = (url, options) => {
+  asked.push(url + " " + options.headers.Range);
+  const status = """
+        + status
+        + """;
+  return new Promise((resolve) => setTimeout(() => resolve({
+    status, arrayBuffer: async () => file.slice().buffer,
+  }), 10));
+};
+"""
+    )
+
+
 def test_a_host_that_sends_whole_files_sends_each_once_to_prefetches_and_search(
     tmp_path: Path,
 ) -> None:
@@ -564,18 +588,8 @@ def test_a_host_that_sends_whole_files_sends_each_once_to_prefetches_and_search(
     are the search's own synchronous requests afterwards."""
     said = run(
         tmp_path,
-        """
-import { rangeFetch, WHOLE_FILES } from """
-        + json.dumps((ASSETS / "table-fetch.js").as_uri())
-        + """;
-const file = new Uint8Array(100).map((_, i) => i);
-const asked = [];
-globalThis.fetch = (url, options) => {
-  asked.push(url + " " + options.headers.Range);
-  return new Promise((resolve) => setTimeout(() => resolve({
-    status: 200, arrayBuffer: async () => file.slice().buffer,
-  }), 10));
-};
+        whole_file_host("200")
+        + """
 const fetchAsync = rangeFetch("/t/");
 const parts = await Promise.all([[0, 10], [10, 30], [50, 51], [90, 100]].map(
   ([start, end]) => fetchAsync("c.blocks", start, end)));
@@ -600,19 +614,8 @@ def test_a_whole_file_host_that_fails_first_is_asked_once_more_not_once_a_range(
     answer."""
     said = run(
         tmp_path,
-        """
-import { rangeFetch } from """
-        + json.dumps((ASSETS / "table-fetch.js").as_uri())
-        + """;
-const file = new Uint8Array(100).map((_, i) => i);
-const asked = [];
-globalThis.fetch = (url, options) => {
-  asked.push(url + " " + options.headers.Range);
-  const status = url.endsWith("gone.blocks") ? 404 : asked.length === 1 ? 503 : 200;
-  return new Promise((resolve) => setTimeout(() => resolve({
-    status, arrayBuffer: async () => file.slice().buffer,
-  }), 10));
-};
+        whole_file_host('url.endsWith("gone.blocks") ? 404 : asked.length === 1 ? 503 : 200')
+        + """
 const fetchAsync = rangeFetch("/t/");
 const spans = [[0, 10], [10, 30], [50, 51], [90, 100]];
 const parts = await Promise.allSettled(spans.map(([start, end]) =>
