@@ -40,7 +40,8 @@ RESULT: bytes = bytes(c if c < 4 else 4 if c < 36 else 36 for c in range(256))
 
 
 def published_blocks(folder: Path, name: str, every: int) -> Iterator[bytes]:
-    """The codes of every ``every``-th published block of class ``name``, each checked."""
+    """The codes of the published blocks of class ``name`` (each checked): every ``every``-th
+    four of neighbours, so that four in a row make one of the larger blocks "lzma x4" packs."""
     (manifest_path,) = folder.glob("tables-*.json")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     total = int(manifest["classes"][name]["blocks"])
@@ -58,7 +59,7 @@ def published_blocks(folder: Path, name: str, every: int) -> Iterator[bytes]:
             cursor += size
             if hashlib.sha256(stream).digest() != digest:
                 raise SystemExit(f"{name}: block {first + n} fails its checksum")
-            if (first + n) % every == 0:
+            if (first + n) // 4 % every == 0:  # in fours of neighbours, for "lzma x4"
                 yield zlib.decompress(stream)
 
 
@@ -90,7 +91,7 @@ def packed(codes: list[bytes]) -> dict[str, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, required=True)
-    parser.add_argument("--every", type=int, default=1, help="every N-th block (a sample)")
+    parser.add_argument("--every", type=int, default=1, help="every N-th four blocks (a sample)")
     parser.add_argument("names", nargs="+", help="classes, e.g. m2k2-m0k1")
     options = parser.parse_args()
     for name in options.names:

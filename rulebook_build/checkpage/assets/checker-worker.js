@@ -428,9 +428,10 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
  * and the pages of the blocks they meet fetched at once and kept, where the scouts after
  * Python and the judgement find them.  One round: these scouts cannot read a block (it is
  * Python that checks and unpacks it), so they want every block they meet, and the rounds that
- * read what came are Python's (scoutAhead); the pages already kept are not asked again.  Once the problem is judged this is noted among the kept spans
- * (its mark), and a later visit runs no such scouts.  A promise of {requests, bytes, seconds,
- * wanted, mark}, never rejected. */
+ * read what came are Python's (scoutAhead); the pages already kept are not asked again.  Once
+ * the problem is judged this is noted among the kept spans (its mark), and a later visit runs
+ * no such scouts.  A promise of {requests, bytes, seconds, rounds, wanted, mark, began, ended},
+ * never rejected. */
 function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
   var none = { requests: 0, bytes: 0, seconds: 0, wanted: 0, mark: null };
   var spans = kept[variant];
@@ -464,7 +465,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
             return classBlocks(manifest, a, b, c, d);
           },
           codes: function () {
-            return null; /* never asked: no block is ready for these scouts */
+            return null; /* no block is read before Python ("moves" probes without) */
           }
         },
         null
