@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from rulebook_build.notation import read_pdn_file
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import FRISIAN, INTERNATIONAL, Variant, initial_clocks
 
+from .test_prover_host_js import in_node
 from .test_table_fetch_js import ASSETS, NODE, run
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -176,25 +176,11 @@ def test_the_scouts_before_python_search_what_the_judgement_searches_first(
     crafted positions' king moves start the clocks of art. 9 and the runs of Fries Spel art.
     17."""
     from rulebook_build.checkpage import entry
-    from tests.checker.wasm_host import prover_wasm
 
     cases = [*problem_fens(), *CRAFTED]
-    script = tmp_path / "first.mjs"
-    script.write_text(
-        FIRST_LINES.format(
-            host=json.dumps((ASSETS / "prover-host.js").as_uri()),
-            scouts=SCOUTS,
-            program=json.dumps(str(prover_wasm())),
-            cases=json.dumps(cases),
-        ),
-        encoding="utf-8",
-    )
-    assert NODE is not None, "node is missing: scripts/test.sh installs it (npm ci)"
-    done = subprocess.run(
-        [NODE, str(script)], capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    said = json.loads(done.stdout.strip().splitlines()[-1])
+    # the host of the WebAssembly search as test_prover_host_js runs it (no request line of
+    # its own: each case writes its own)
+    said = in_node(tmp_path, FIRST_LINES, "", scouts=SCOUTS, cases=json.dumps(cases))
     for (variant, fen), lines in zip(cases, said, strict=True):
         problem = {"fen": fen, "variant": variant, "solution": "", "tags": {}}
         expected = json.loads(entry.scout_requests(json.dumps(problem), 20))

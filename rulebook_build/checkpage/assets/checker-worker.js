@@ -61,7 +61,14 @@ import {
   WHOLE_FILES,
   xhrSend
 } from "./table-fetch.js";
-import { blockRange, classBlocks, firstLines, movesRequest, rootLine } from "./early-scouts.js";
+import {
+  blockRange,
+  classBlocks,
+  className,
+  firstLines,
+  movesRequest,
+  rootLine
+} from "./early-scouts.js";
 
 var ATTEMPTS = 3; /* tries of a request whose failure may pass */
 var TIMEOUT_MS = 30000; /* a request not answered in this time is given up (and tried again) */
@@ -86,7 +93,18 @@ var SCOUT_ENOUGH = 512;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
 var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */
-var earlyScout = null; /* promise of what the scout before Python fetched (scoutEarly) */
+var earlyScout = null; /* promise of what the scouts before Python fetched (scoutEarly) */
+/* what scoutEarly says where it ran no scouts */
+var NO_EARLY = Object.freeze({
+  requests: 0,
+  bytes: 0,
+  seconds: 0,
+  rounds: [],
+  wanted: 0,
+  mark: null,
+  began: 0,
+  ended: 0
+});
 var pythonAt = 0; /* seconds from the worker's start to Python's */
 var hosts = {}; /* variant -> the compiled search's host, where there is one */
 
@@ -433,11 +451,10 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
  * no such scouts.  A promise of {requests, bytes, seconds, rounds, wanted, mark, began, ended},
  * never rejected. */
 function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
-  var none = { requests: 0, bytes: 0, seconds: 0, wanted: 0, mark: null };
   var spans = kept[variant];
   var line = rootLine(variant, fen, seconds || EARLY_SECONDS, EARLY_NODES);
   if (!spans || !prover || !line) {
-    return Promise.resolve(none);
+    return Promise.resolve(NO_EARLY);
   }
   var mark = "early-" + hex(sha256(new TextEncoder().encode(line)));
   return Promise.all([prover, pagesAsked, spans.ready])
@@ -445,7 +462,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
       var found = parts[0];
       var manifest = manifests[variant];
       if (!found || !manifest || spans.get(mark, 0, 0)) {
-        return none;
+        return NO_EARLY;
       }
       var lists = {};
       var pageList = function (name) {
@@ -471,7 +488,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
         null
       );
       var rangeOf = function (a, b, c, d, block) {
-        var name = "m" + a + "k" + b + "-m" + c + "k" + d;
+        var name = className(a, b, c, d);
         return blockRange(manifest, name, pageList(name), block, WHOLE_BYTES);
       };
       var began = performance.now();
@@ -517,7 +534,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
       );
     })
     .catch(function () {
-      return none;
+      return NO_EARLY;
     });
 }
 
@@ -625,7 +642,14 @@ self.onmessage = function (event) {
     var found = aheadOf(message.args[0]);
     if (found) {
       var pages = prefetchPages(message.base, found.variant, found.fen, message.tables, message.id);
-      earlyScout = scoutEarly(message.base, found.variant, found.fen, message.args[1], pages, message.id);
+      earlyScout = scoutEarly(
+        message.base,
+        found.variant,
+        found.fen,
+        message.args[1],
+        pages,
+        message.id
+      );
     }
     return;
   }
@@ -685,7 +709,7 @@ self.onmessage = function (event) {
           scouts = scoutLines(api, variant, message.args[0], message.args[1]);
           return scoutAhead(api, variant, scouts, spans, rangeFetch(folder), told(message.id)).then(
             function (scouted) {
-              var first = beforePython || { requests: 0, bytes: 0, seconds: 0, wanted: 0 };
+              var first = beforePython || NO_EARLY;
               prefetched = {
                 requests: prefetched.requests + first.requests + scouted.requests,
                 bytes: prefetched.bytes + first.bytes + scouted.bytes,
@@ -693,10 +717,10 @@ self.onmessage = function (event) {
                   requests: first.requests,
                   bytes: first.bytes,
                   seconds: first.seconds,
-                  rounds: first.rounds || [],
+                  rounds: first.rounds,
                   wanted: first.wanted,
-                  began: first.began || 0,
-                  ended: first.ended || 0,
+                  began: first.began,
+                  ended: first.ended,
                   python: pythonAt
                 },
                 scouted: scouted.requests,

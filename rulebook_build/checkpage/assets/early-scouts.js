@@ -3,11 +3,11 @@
  *
  * A link that opens the page with a problem and run=1 leaves the worker some seconds of
  * loading Pyodide before the judgement can start; the compiled search is loaded far sooner
- * (it is some hundreds of kilobytes).  In those seconds a scout of the problem's start
- * position (the search the judgement makes of it, run in an instance that never waits:
- * prover-host.js scout) tells which pages of the tables to fetch, so that the scouts after it
- * and the judgement find them kept.  What Python gives the later scouts is worked out here from
- * the page's own data:
+ * (it is some hundreds of kilobytes).  In those seconds scouts of the judgement's first
+ * searches (the positions after each first move, which the compiled search's "moves" request
+ * gives, run in instances that never wait: prover-host.js scout) tell which pages of the
+ * tables to fetch, so that the scouts after Python and the judgement find them kept.  What
+ * Python gives the later scouts is worked out here from the page's own data:
  *
  * rootLine(variant, fen, seconds, nodes): the request line of the position the PDN FEN gives
  *   ("solve SECONDS NODES WM WK BM BK FIELDS"), as engine/binaries.py node_words writes it with
@@ -21,18 +21,20 @@
  *   judgement's first searches, which tables.py scout_lines writes), from `answer`, what the
  *   compiled search said to "moves" and the root's node (its "child" lines: each position with
  *   its clocks after the move); each position once, in the order given.
+ * className(a, b, c, d): the name of a class of material (index.py material_name).
  * classBlocks(manifest, a, b, c, d): the class's blocks of 4,096 codes (rb_table_blocks), 0 for
  *   a class the site does not publish.
  *
- * So the worker scouts as it does once Python is there (the position after each first move),
- * in one round: its scouts cannot read a block (it is Python that checks and unpacks them), so
- * they want every block they meet.  These only choose what is fetched ahead: Python checks every byte before the search reads
+ * So the worker scouts as it does once Python is there, in one round: its scouts cannot read
+ * a block (it is Python that checks and unpacks them), so they want every block they meet.
+ * These only choose what is fetched ahead: Python checks every byte before the search reads
  * it, and the judgement asks for whatever the scouts missed (tests/site/test_early_scouts.py
  * compares both with Python's).
  */
 
+import { PAGE_ENTRY_BYTES } from "./table-fetch.js";
+
 var CODE_BLOCK = 4096; /* compact.py BLOCK */
-var PAGE_ENTRY = 44; /* remote.py PAGE_ENTRY: offset (8 bytes), length (4), SHA-256 */
 
 /* rules/board.py bit_of: ten squares a row, a ghost bit after each */
 function bitOf(square) {
@@ -142,8 +144,12 @@ export function rootLine(variant, fen, seconds, nodes) {
   ].join(" ");
 }
 
+export function className(a, b, c, d) {
+  return "m" + a + "k" + b + "-m" + c + "k" + d;
+}
+
 export function classBlocks(manifest, a, b, c, d) {
-  var entry = (manifest.classes || {})["m" + a + "k" + b + "-m" + c + "k" + d];
+  var entry = (manifest.classes || {})[className(a, b, c, d)];
   return entry ? Math.ceil(entry.size / CODE_BLOCK) : 0;
 }
 
@@ -156,12 +162,12 @@ export function blockRange(manifest, name, pageList, block, whole) {
     return [name + ".blocks", 0, entry.bytes];
   }
   var page = Math.floor(Math.floor(block / (manifest.block / CODE_BLOCK)) / manifest.page);
-  if (!pageList || (page + 1) * PAGE_ENTRY > pageList.length) {
+  if (!pageList || (page + 1) * PAGE_ENTRY_BYTES > pageList.length) {
     return null;
   }
   var data = new DataView(pageList.buffer, pageList.byteOffset, pageList.byteLength);
-  var offset = Number(data.getBigUint64(page * PAGE_ENTRY, true));
-  var length = data.getUint32(page * PAGE_ENTRY + 8, true);
+  var offset = Number(data.getBigUint64(page * PAGE_ENTRY_BYTES, true));
+  var length = data.getUint32(page * PAGE_ENTRY_BYTES + 8, true);
   return [name + ".blocks", offset, offset + length];
 }
 

@@ -1500,7 +1500,8 @@ static void solve(const node *root, double seconds, uint64_t node_limit) {
  * and "end".  "opinion NODE_LIMIT WM WK BM BK CLOCKS" asks for opinion.h's evaluating search
  * instead, which leaves the proof search's tables as they were; "moves WM WK BM BK CLOCKS"
  * answers as "prover moves" does, so that the tests against the Python engine ask many nodes of
- * one process (and the check page's scouts before Python, the positions after each first move); "probe WM WK BM BK CLOCKS" answers what the
+ * one process (and the check page's scouts before Python the positions after each first
+ * move); "probe WM WK BM BK CLOCKS" answers what the
  * tables say of the node ("pure V" and "rules V", or "none"), for the tests that the browser's
  * build works out the captures the site's tables leave to it as the native one reads them. */
 /* one request line of a session, answered on standard output */
