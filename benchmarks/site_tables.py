@@ -89,10 +89,8 @@ def main() -> int:
             manifest = remote.publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant.name])
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
-            kept: dict[tuple[str, int, int], bytes] = {}
-            site = remote.site_checker_tables(
-                variant, manifest, fetch, kept=lambda n, s, e, kept=kept: kept.get((n, s, e))
-            )
+            kept = remote.KeptRanges()
+            site = remote.site_checker_tables(variant, manifest, fetch, kept=kept)
             host = WasmtimeHost(program, site, rounds=args.rounds, enough=args.enough)
             site.host = host
             checker = Checker(opened={variant.name: site})

@@ -6,10 +6,10 @@ The worker (``checkpage/assets/checker-worker.js``) calls these through ``entry`
 re-exports them: ``open_tables`` (the tables of a variant from the site's manifest, read through
 the worker's fetch and what it keeps, with the compiled search of its host), ``table_blocks``
 and ``table_codes`` (``rb_table_blocks``/``rb_table_block`` of ``prover-host.js``),
-``table_request`` (the page a block lies in, which the scouts fetch), and ``scout_lines`` (the
-scouts' request lines: the judgement's first searches).  Where the browser lets Python wait for
-a promise in the middle of a call (JSPI), the judgement also waits for the scouts of every
-search (:class:`_ScoutedHost`).
+``table_request`` (the ranges that bring a block alone, which the scouts fetch), and
+``scout_lines`` (the scouts' request lines: the judgement's first searches).  Where the browser
+lets Python wait for a promise in the middle of a call (JSPI), the judgement also waits for the
+scouts of every search (:class:`_ScoutedHost`).
 """
 
 from __future__ import annotations
@@ -160,12 +160,12 @@ def table_codes(variant: str, a: int, b: int, c: int, d: int, block: int) -> Any
 
 
 def table_request(variant: str, a: int, b: int, c: int, d: int, block: int) -> str:
-    """The request a block would cost (``SiteCheckerTables.request_for``): ``[file, start,
-    end]`` in JSON, or ``null`` where it costs none.  The worker's scouts
-    (``checker-worker.js``) fetch these ranges ahead of the judgement."""
+    """The ranges a block would cost (``SiteCheckerTables.request_for``: the block alone and
+    its page's sums): ``[[file, start, end], ...]`` in JSON, or ``null`` where it costs none.
+    The worker's scouts (``checker-worker.js``) fetch these ranges ahead of the judgement."""
     tables = _OPEN.get(variant)
     found = None if tables is None else tables.request_for((a, b, c, d), block)
-    return json.dumps(list(found) if found is not None else None)
+    return json.dumps([list(r) for r in found] if found is not None else None)
 
 
 SCOUT_NODES: Final = 2_000_000

@@ -20,8 +20,7 @@ from rulebook_build.checkpage import entry as browser
 from rulebook_build.engine.tables import compact, remote, tablefile
 from rulebook_build.engine.tables.remote import (
     ATTEMPTS,
-    ENTRY,
-    PAGE_ENTRY,
+    DIGEST,
     Fetch,
     FetchFailed,
     folder_fetch,
@@ -281,12 +280,13 @@ def swap_blocks(site: Path, target: Path, name: str) -> list[int]:
     pages = (target / f"{name}.pages").read_bytes()
     blocks = bytearray((target / f"{name}.blocks").read_bytes())
     swapped = []
-    for page in range(len(pages) // PAGE_ENTRY.size):
-        offset, _length, _digest = PAGE_ENTRY.unpack_from(pages, page * PAGE_ENTRY.size)
+    entry = remote.page_entry(remote.PAGE)
+    for page in range(len(pages) // entry.size):
+        offset, *lengths, _digest = entry.unpack_from(pages, page * entry.size)
         count = min(remote.PAGE, total - page * remote.PAGE)
-        cursor = offset + count * ENTRY.size
+        cursor = offset + count * DIGEST
         for i in range(count):
-            size, _ = ENTRY.unpack_from(blocks, offset + i * ENTRY.size)
+            size = lengths[i]
             codes = zlib.decompress(bytes(blocks[cursor : cursor + size]))
             turned = other_values(codes)
             other = valid_stream_of_length(turned, size) if turned != codes else None

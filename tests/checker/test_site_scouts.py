@@ -81,18 +81,15 @@ def judged(
     request lines."""
     folder, manifest = site
     requests: list[Range] = []
-    kept: dict[Range, bytes] = {}
+    kept = remote.KeptRanges()
     fetch = folder_fetch(folder, requests)
-    tables = site_checker_tables(
-        INTERNATIONAL, manifest, fetch, kept=lambda name, start, end: kept.get((name, start, end))
-    )
+    tables = site_checker_tables(INTERNATIONAL, manifest, fetch, kept=kept)
     host = WasmtimeHost(program, tables)
     tables.host = host
     read = problem()
     ahead = host.scout_ahead("international", entry.scout_lines(read, SECONDS), kept, fetch)
     if not scouts:
         ahead = []
-        kept.clear()
         tables = site_checker_tables(INTERNATIONAL, manifest, fetch)
         tables.host = host = WasmtimeHost(program, tables)
     asked: list[str] = []
@@ -125,8 +122,9 @@ def test_the_scouts_ask_the_judgements_first_searches_and_bring_the_pages_it_rea
     """One scout a first move, each the node the judgement itself asks the compiled search (its
     clocks included: a scout of another node would fetch pages the judgement never reads);
     with them the judgement is the same, search for search, and asks the host for under a
-    tenth of the requests it asks without them; each scout's range is one page of its class.
-    (One test: the two judgements are its cost.)"""
+    tenth of the requests it asks without them; each scout's range is one block's stream or
+    its page's sums, and they bring a fraction of the bytes of the pages they touch.  (One
+    test: the two judgements are its cost.)"""
     record, requests, _ahead, asked = judged(site, program, scouts=False)
     lines = entry.scout_lines(problem(), SECONDS)
     nodes = {" ".join(line.split()[3:]) for line in lines}
@@ -142,58 +140,90 @@ def test_the_scouts_ask_the_judgements_first_searches_and_bring_the_pages_it_rea
     assert asked_after == asked  # the same searches, node for node
     assert sum(len(r) for r in ahead) > 100
     assert len(own) * 10 < len(requests), (len(own), len(requests))
-    folder = site[0]
+    # each range the scouts fetched is a page's sums or a block's stream, and all of them
+    # together are under half the bytes of the pages they lie in
+    pieces: dict[str, set[Range]] = {}
+    page_of: dict[Range, Range] = {}
     for name, start, end in (r for round_ in ahead for r in round_):
-        pages = (folder / name.replace(remote.BLOCKS, remote.PAGES)).read_bytes()
-        entries = {
-            remote.PAGE_ENTRY.unpack_from(pages, at)[:2]
-            for at in range(0, len(pages), remote.PAGE_ENTRY.size)
-        }
-        assert (start, end - start) in entries, (name, start, end)
+        if name not in pieces:
+            pieces[name] = set()
+            table = remote_table(site, name.removesuffix(remote.BLOCKS))
+            for page in range(-(-table.blocks // remote.PAGE)):
+                whole = (name, *table._bytes_of(page, page))
+                offset, _lengths, _digest, count = table._page_entry(page)
+                parts = [(name, offset, offset + count * remote.DIGEST)]
+                parts += [
+                    (name, *table._stream_range(n))
+                    for n in range(page * remote.PAGE, page * remote.PAGE + count)
+                ]
+                pieces[name].update(parts)
+                page_of.update((part, whole) for part in parts)
+        assert (name, start, end) in pieces[name], (name, start, end)
+    fetched = [r for round_ in ahead for r in round_]
+    touched = {page_of[r] for r in fetched}
+    assert sum(e - s for _n, s, e in fetched) < sum(e - s for _n, s, e in touched)
 
 
-def test_a_kept_page_is_taken_without_a_request_and_a_damaged_one_is_fetched_again(
+def remote_table(site: tuple[Path, dict[str, Any]], name: str) -> remote.RemoteCompactTable:
+    """Class ``name`` of the published site, read from its folder."""
+    folder, manifest = site
+    return remote.RemoteCompactTable(
+        name, manifest["classes"][name], folder_fetch(folder), remote.PAGE
+    )
+
+
+def test_a_kept_block_is_taken_without_a_request_and_a_damaged_one_is_fetched_again(
     site: tuple[Path, dict[str, Any]],
 ) -> None:
     folder, manifest = site
     name = max(manifest["classes"], key=lambda n: manifest["classes"][n]["blocks"])
     entry_ = manifest["classes"][name]
-    right = remote.RemoteCompactTable(name, entry_, folder_fetch(folder), remote.PAGE)
+    right = remote_table(site, name)
     per = remote.SPAN // compact.BLOCK
     number = (entry_["blocks"] // 2) * per  # a block of a page in the middle
     requests: list[Range] = []
-    kept: dict[Range, bytes] = {}
+    kept = remote.KeptRanges()
     host = folder_fetch(folder, requests)
 
     def fetch(name: str, start: int, end: int) -> bytes:
         """As the worker's: what is kept first (keptFetch), else the host."""
-        return kept.get((name, start, end)) or host(name, start, end)
+        return kept(name, start, end) or host(name, start, end)
 
-    table = remote.RemoteCompactTable(
-        name,
-        entry_,
-        fetch,
-        remote.PAGE,
-        kept=lambda n, s, e: kept.get((n, s, e)),
-        drop=lambda n, s, e: kept.pop((n, s, e), None),
-    )
+    def keep(ranges: list[Range]) -> None:
+        for file, start, end in ranges:
+            kept.put(file, start, end, (folder / file).read_bytes()[start:end])
+
+    table = remote.RemoteCompactTable(name, entry_, fetch, remote.PAGE, kept=kept, drop=kept.drop)
     wanted = table.request_for(number)
-    assert wanted is not None and wanted[0] == name + remote.BLOCKS
     assert requests == [(name + remote.PAGES, 0, len(table._page_list()))]  # the page list only
+    assert wanted is not None and [r[0] for r in wanted] == [name + remote.BLOCKS] * 2
+    sums, stream = wanted
+    assert sums[2] - sums[1] == remote.PAGE * remote.DIGEST and stream[1] >= sums[2]
     requests.clear()
-    kept[wanted] = (folder / wanted[0]).read_bytes()[wanted[1] : wanted[2]]
+    keep(wanted)
     assert table.block(number) == right.block(number)
     assert requests == [] and table.request_for(number) is None  # held now
-    # the next page, kept with a byte of its entries turned: refused by the page's checksum,
-    # forgotten, and asked of the host (with the page after it, its group)
-    other = table.request_for(number + per * remote.PAGE)
-    assert other is not None and other != wanted
-    damaged = bytearray((folder / other[0]).read_bytes()[other[1] : other[2]])
+    # the other block of its page: its stream alone, the page's sums are here
+    neighbour = table.request_for(number + per)
+    assert neighbour is not None and len(neighbour) == 1 and neighbour[0] != stream
+    # kept with a byte turned: refused by its sum, forgotten, and asked of the host with its
+    # page (and its group's)
+    damaged = bytearray((folder / neighbour[0][0]).read_bytes()[neighbour[0][1] : neighbour[0][2]])
     damaged[0] ^= 1
-    kept[other] = bytes(damaged)
-    assert table.block(number + per * remote.PAGE) == right.block(number + per * remote.PAGE)
-    assert len(requests) == 1 and requests[0] != other  # its group of pages, from the host
-    assert table.fault is None and table.kept_refused == 1 and other not in kept
+    kept.put(*neighbour[0], bytes(damaged))
+    assert table.block(number + per) == right.block(number + per)
+    assert len(requests) == 1 and requests[0][1] <= sums[1] and requests[0][2] >= stream[2]
+    assert table.fault is None and table.kept_refused == 1 and neighbour[0] not in kept
+    # a page's sums kept with a byte turned: refused by the page list, asked of the host
+    later = number + per * remote.PAGE * 2
+    sums, stream = table.request_for(later) or []
+    keep([stream])
+    damaged = bytearray((folder / sums[0]).read_bytes()[sums[1] : sums[2]])
+    damaged[-1] ^= 1
+    kept.put(*sums, bytes(damaged))
+    requests.clear()
+    assert table.block(later) == right.block(later)
+    assert len(requests) == 1 and table.kept_refused == 2 and sums not in kept
 
 
 def test_a_scouts_node_carries_the_clocks_after_the_first_move() -> None:
@@ -214,27 +244,23 @@ def test_a_scouts_node_carries_the_clocks_after_the_first_move() -> None:
     assert any(move.startswith("33") for move in counts)
 
 
-def test_a_request_of_the_search_leaves_out_the_pages_kept_alone(
+def test_a_request_of_the_search_leaves_out_the_pages_kept_whole(
     site: tuple[Path, dict[str, Any]],
 ) -> None:
-    """With two pages a request, a page whose neighbour in its group was kept alone is asked
+    """With two pages a request, a page whose neighbour in its group is kept whole is asked
     alone: a range overlapping a kept one would be split by a browser that cached it."""
     folder, manifest = site
     name = max(manifest["classes"], key=lambda n: manifest["classes"][n]["blocks"])
     entry_ = manifest["classes"][name]
     per_page = remote.SPAN // compact.BLOCK * remote.PAGE  # the search's blocks a page
     requests: list[Range] = []
-    kept: dict[Range, bytes] = {}
+    kept = remote.KeptRanges()
     table = remote.RemoteCompactTable(
-        name,
-        entry_,
-        folder_fetch(folder, requests),
-        remote.PAGE,
-        kept=lambda n, s, e: kept.get((n, s, e)),
+        name, entry_, folder_fetch(folder, requests), remote.PAGE, kept=kept
     )
-    second, third, fourth = (table.request_for(per_page * page) for page in (2, 3, 4))
-    assert second and third and fourth
-    kept[third] = (folder / third[0]).read_bytes()[third[1] : third[2]]
+    file = name + remote.BLOCKS
+    second, third, fourth = ((file, *table._bytes_of(page, page)) for page in (2, 3, 4))
+    kept.put(*third, (folder / third[0]).read_bytes()[third[1] : third[2]])
     requests.clear()
     table.block(per_page * 2)  # pages 2 and 3 make a group: 3 is kept, 2 is asked alone
     assert requests == [second]

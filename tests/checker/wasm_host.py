@@ -27,6 +27,7 @@ from typing import TypeVar
 
 import wasmtime
 
+from rulebook_build.engine.tables import remote
 from rulebook_build.engine.tables.remote import SiteCheckerTables
 
 T = TypeVar("T")
@@ -248,24 +249,24 @@ class WasmtimeHost:
         self,
         variant: str,
         lines: list[str],
-        kept: dict[Range, bytes],
+        kept: remote.KeptRanges,
         fetch: Callable[[str, int, int], bytes],
         rounds: int = SCOUT_ROUNDS,
     ) -> list[list[Range]]:
         """The worker's scouts before a judgement whose first searches are ``lines``
-        (``entry.scout_requests``): each round's wanted ranges fetched with ``fetch`` into
-        ``kept`` (which the tables read through ``kept``, as the worker's ``ahead``); a scout
-        that wanted nothing is not run again.  Returns the ranges fetched, per round."""
-        ranges: dict[tuple[tuple[int, int, int, int], int], Range | None] = {}
+        (``entry.scout_requests``): each round's wanted ranges (each block alone, with its
+        page's sums) fetched with ``fetch`` into ``kept`` (which the tables read through
+        ``kept``, as the worker's ``ahead``); a scout that wanted nothing is not run again.
+        Returns the ranges fetched, per round."""
+        ranges: dict[tuple[tuple[int, int, int, int], int], list[Range] | None] = {}
 
-        def range_of(material: tuple[int, int, int, int], number: int) -> Range | None:
+        def ranges_of(material: tuple[int, int, int, int], number: int) -> list[Range]:
             if (material, number) not in ranges:
                 ranges[material, number] = self.tables.request_for(material, number)
-            return ranges[material, number]
+            return ranges[material, number] or []
 
         def ready(material: tuple[int, int, int, int], number: int) -> bool:
-            found = range_of(material, number)
-            return found is None or found in kept
+            return all(found in kept for found in ranges_of(material, number))
 
         fetched: list[list[Range]] = []
         running = list(lines)
@@ -276,15 +277,15 @@ class WasmtimeHost:
                 scout = WasmtimeSession(self, variant, SCOUT_TABLE_MB, ready=ready)
                 scout.request(line)
                 for material, number in scout.in_order:
-                    found = range_of(material, number)
-                    if found is not None and found not in kept and found not in wanted:
-                        wanted.append(found)
+                    for found in ranges_of(material, number):
+                        if found not in kept and found not in wanted:
+                            wanted.append(found)
                 if scout.in_order:
                     still.append(line)
             if not wanted:
                 break
             for name, start, end in wanted:
-                kept[name, start, end] = fetch(name, start, end)
+                kept.put(name, start, end, fetch(name, start, end))
             fetched.append(wanted)
             running = still
         return fetched

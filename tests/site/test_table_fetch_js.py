@@ -352,7 +352,9 @@ console.log(JSON.stringify(said));
     }
 
 
-KEPT = f"""import {{ keptSpans, keptFetch, prefetch, tablesToPrefetch, materialOf }} from
+KEPT = f"""import {{
+  keptSpans, keptFetch, mergedRanges, prefetch, tablesToPrefetch, materialOf
+}} from
     {json.dumps((ASSETS / "table-fetch.js").as_uri())};
 // the browser's IndexedDB as the tests have it: a Map per digest
 function mapBackend() {{
@@ -410,6 +412,61 @@ console.log(JSON.stringify([
 """,
     )
     assert said == [2, 2, True, 20, 3, 0, 30]
+
+
+def test_a_range_inside_a_kept_span_is_served_from_it_and_dropped_with_it(
+    tmp_path: Path,
+) -> None:
+    """The scouts fetch a block's stream and its page's sums in one request where they lie
+    close: Python then asks for each alone and finds it inside that span, on this visit and
+    the next; a range that fails its checksum is dropped with the span that held it."""
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const backend = mapBackend();
+const kept = keptSpans(backend, "d");
+await kept.ready;
+const bytes = Uint8Array.from({ length: 100 }, (_, i) => i);
+kept.put("a.blocks", 100, 200, bytes);
+const inside = Array.from(kept.get("a.blocks", 130, 140));
+const edges = [kept.get("a.blocks", 100, 200).length, kept.get("a.blocks", 190, 200).length];
+const outside = [kept.get("a.blocks", 90, 110), kept.get("a.blocks", 195, 205),
+  kept.get("b.blocks", 130, 140)];
+await kept.flush();
+const next = keptSpans(backend, "d");
+await next.ready;
+const again = Array.from(next.get("a.blocks", 150, 152));
+next.drop("a.blocks", 150, 152);
+console.log(JSON.stringify([inside, edges, outside.map((x) => x === undefined), again,
+  next.get("a.blocks", 100, 101) === undefined, next.bytes]));
+""",
+    )
+    assert said == [list(range(30, 40)), [100, 10], [True] * 3, [50, 51], True, 0]
+
+
+def test_ranges_of_one_file_close_together_are_asked_in_one_request(tmp_path: Path) -> None:
+    said = run(
+        tmp_path,
+        KEPT
+        + """
+const ranges = [
+  { name: "b", start: 500, end: 600 }, { name: "a", start: 0, end: 32 },
+  { name: "a", start: 40, end: 90 }, { name: "a", start: 200, end: 250 },
+  { name: "a", start: 60, end: 70 }, { name: "b", start: 0, end: 10 },
+];
+console.log(JSON.stringify([mergedRanges(ranges, 110), mergedRanges(ranges, 0)]));
+""",
+    )
+    a_near = [{"name": "a", "start": 0, "end": 250}]
+    b_far = [{"name": "b", "start": 0, "end": 10}, {"name": "b", "start": 500, "end": 600}]
+    assert said[0] == a_near + b_far
+    assert said[1] == [
+        {"name": "a", "start": 0, "end": 32},
+        {"name": "a", "start": 40, "end": 90},
+        {"name": "a", "start": 200, "end": 250},
+        *b_far,
+    ]
 
 
 def test_the_prefetch_asks_what_python_asks_first_for_the_classes_a_position_can_reach(

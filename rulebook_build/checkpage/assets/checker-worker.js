@@ -27,10 +27,11 @@
  * requests in flight (table-fetch.js prefetch), while Python may still be loading.  Then
  * scouts (prover-host.js scout): the judgement's first searches (the position after each
  * first move, entry.py scout_requests) run in fresh instances that never wait, each stopped
- * once it wants SCOUT_ENOUGH blocks; the page each of those blocks lies in (tables.py
- * table_request) is fetched as soon as its scout stops, and the scouts that wanted something
+ * once it wants SCOUT_ENOUGH blocks; each of those blocks alone, with its page's sums
+ * (tables.py table_request), is fetched as soon as its scout stops (a scout's ranges of a file
+ * that lie close together in one request: MERGE_GAP), and the scouts that wanted something
  * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
- * runs as without them, takes the pages they fetched from what is kept (open_tables' `kept`),
+ * runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
  * and asks the host only for the blocks still missing, a group of pages a request.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
  * Python waits for the scouts of every later search too (scoutBefore, tables.py
@@ -39,9 +40,9 @@
  * Between visits: every range fetched is kept in the browser's IndexedDB under the manifest's
  * digest (table-fetch.js keptSpans), whatever the host's caching headers say, and read before
  * the network; Python checks what comes from there as it checks what comes from the host, and
- * a check that met a block (or a kept page) failing its checksum makes the worker forget the
- * whole set.  The
- * page says what is kept, and its button forgets it ({op: "forget"}).  Messages out besides:
+ * a check that met a block (or a kept range) failing its checksum makes the worker forget the
+ * whole set.  The page says what is kept, and its button forgets it ({op: "forget"}).
+ * Messages out besides:
  * {kept: bytes} and {id, fetching: {done, total} or {name, bytes, active}} while tables come.
  */
 /* A module worker (Pyodide supports no other kind); checker.js starts it. */
@@ -52,7 +53,8 @@ import {
   indexedDbBackend,
   keptFetch,
   keptSpans,
-  PAGE_ENTRY_BYTES,
+  mergedRanges,
+  pageEntryBytes,
   prefetch,
   rangeFetch,
   rangeReader,
@@ -90,6 +92,12 @@ var SCOUT_ROUNDS = 4; /* rounds of scouts before a search (benchmarks/site_table
 /* blocks a scout may want before it stops: fewer leave a long judgement waiting on many
  * requests one after another (benchmarks/README.md, "Browser checker") */
 var SCOUT_ENOUGH = 512;
+/* a scout's ranges of one file at most this many bytes apart are asked in one request, the
+ * bytes between too: a request costs a round trip and these bytes some milliseconds at a home
+ * connection's speed, and the judgement reads blocks near those its scouts met.  Before
+ * Python less, since those bytes share the line with Pyodide's files. */
+var MERGE_GAP = 65536;
+var EARLY_GAP = 32768;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
 var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */
@@ -237,13 +245,13 @@ function openTables(api, base, variant, expected) {
         hosts[variant] = host;
         var spans = kept[variant];
         var before = host && spans ? scoutBefore(api, variant, base) : undefined;
-        /* a page the scouts fetched alone is taken from here, not asked with its group */
+        /* a block the scouts fetched is taken from here, not asked with its group of pages */
         var ahead = spans
           ? function (name, start, end) {
               return spans.get(name, start, end);
             }
           : undefined;
-        /* a kept page that failed its checksum: forgotten, so that it is asked of the host */
+        /* a kept range that failed its checksum: forgotten, so that it is asked of the host */
         var drop = spans
           ? function (name, start, end) {
               spans.drop(name, start, end);
@@ -269,7 +277,7 @@ function scoutedOf(variant) {
 
 /* The scouts before one search of the judgement (checkpage/tables.py _ScoutedHost, where the
  * browser lets Python wait for them: JSPI): a function of the request line giving a promise
- * that settles once the pages its scouts wanted are kept (never rejected: a fetch that failed
+ * that settles once the blocks its scouts wanted are kept (never rejected: a fetch that failed
  * is the search's to meet).  What they fetched is added to the check's counts. */
 function scoutBefore(api, variant, base) {
   return function (line) {
@@ -353,7 +361,7 @@ function aheadOf(text) {
  * where the judgement's own requests find them.  A scout that wanted nothing had every block
  * it asked for, and is not run again. */
 function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
-  var ranges = {}; /* block -> the range it lies in (null: none to fetch); a range never moves */
+  var ranges = {}; /* block -> the ranges that bring it (null: none to fetch); they never move */
   function rangeOf(a, b, c, d, block) {
     var key = [a, b, c, d, block].join(",");
     if (!(key in ranges)) {
@@ -362,15 +370,27 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
     return ranges[key];
   }
   function ready(a, b, c, d, block) {
-    var range = rangeOf(a, b, c, d, block);
-    return range === null || !!spans.get(range[0], range[1], range[2]);
+    var ranges = rangeOf(a, b, c, d, block);
+    return (
+      ranges === null ||
+      ranges.every(function (range) {
+        return !!spans.get(range[0], range[1], range[2]);
+      })
+    );
   }
-  var scouting = { host: hosts[variant], rangeOf: rangeOf, ready: ready, rounds: SCOUT_ROUNDS };
+  var scouting = {
+    host: hosts[variant],
+    rangeOf: rangeOf,
+    ready: ready,
+    rounds: SCOUT_ROUNDS,
+    gap: MERGE_GAP
+  };
   return scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress);
 }
 
 /* scoutAhead's rounds, with `scouting`: {host, rangeOf(a, b, c, d, block), ready(a, b, c, d,
- * block), rounds}; scoutEarly's too (its own host and ranges, nothing ready, one round) */
+ * block), rounds, gap (mergedRanges)}; scoutEarly's too (its own host and ranges, nothing
+ * ready, one round, a smaller gap) */
 function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
   var host = scouting.host;
   var rangeOf = scouting.rangeOf;
@@ -396,13 +416,16 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
       }
       var fresh = [];
       blocks.forEach(function (block) {
-        var range = rangeOf(block[0], block[1], block[2], block[3], block[4]);
-        var key = range === null ? null : range.join("|");
-        if (key !== null && !wanted[key] && !spans.get(range[0], range[1], range[2])) {
-          wanted[key] = true;
-          fresh.push({ name: range[0], start: range[1], end: range[2] });
-        }
+        (rangeOf(block[0], block[1], block[2], block[3], block[4]) || []).forEach(function (range) {
+          var key = range.join("|");
+          if (!wanted[key] && !spans.get(range[0], range[1], range[2])) {
+            wanted[key] = true;
+            fresh.push({ name: range[0], start: range[1], end: range[2] });
+          }
+        });
       });
+      /* a scout's ranges of one file that lie close together go in one request */
+      fresh = mergedRanges(fresh, scouting.gap);
       if (fresh.length) {
         var index = progress.length;
         progress.push([0, 0]);
@@ -443,10 +466,10 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
 /* The scouts of the problem while Python loads (op "ahead"; early-scouts.js): once the
  * compiled search and the page lists are here, the positions after each first move (the
  * search's "moves" of the start position, as tables.py scout_lines writes them) are scouted,
- * and the pages of the blocks they meet fetched at once and kept, where the scouts after
+ * and the blocks they meet fetched at once (each with its page's sums) and kept, where the scouts after
  * Python and the judgement find them.  One round: these scouts cannot read a block (it is
  * Python that checks and unpacks it), so they want every block they meet, and the rounds that
- * read what came are Python's (scoutAhead); the pages already kept are not asked again.  Once
+ * read what came are Python's (scoutAhead); the ranges already kept are not asked again.  Once
  * the problem is judged this is noted among the kept spans (its mark), and a later visit runs
  * no such scouts.  A promise of {requests, bytes, seconds, rounds, wanted, mark, began, ended},
  * never rejected. */
@@ -468,7 +491,8 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
       var pageList = function (name) {
         if (!(name in lists)) {
           var entry = manifest.classes[name];
-          var size = entry ? Math.ceil(entry.blocks / manifest.page) * PAGE_ENTRY_BYTES : 0;
+          var pages = entry ? Math.ceil(entry.blocks / manifest.page) : 0;
+          var size = pages * pageEntryBytes(manifest.page);
           var bytes = entry ? spans.get(name + ".pages", 0, size) : null;
           /* checked as Python will check it: a page list that fails is not scouted by */
           lists[name] = bytes && hex(sha256(bytes)) === entry.pages ? bytes : null;
@@ -513,7 +537,8 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
         ready: function () {
           return false;
         },
-        rounds: 1
+        rounds: 1,
+        gap: EARLY_GAP
       };
       var folder = base + "rulebook/tables/" + variant + "/";
       var scouts = { lines: lines, mark: "" };

@@ -5,18 +5,18 @@
  * loading Pyodide before the judgement can start; the compiled search is loaded far sooner
  * (it is some hundreds of kilobytes).  In those seconds scouts of the judgement's first
  * searches (the positions after each first move, which the compiled search's "moves" request
- * gives, run in instances that never wait: prover-host.js scout) tell which pages of the
+ * gives, run in instances that never wait: prover-host.js scout) tell which blocks of the
  * tables to fetch, so that the scouts after Python and the judgement find them kept.  What
  * Python gives the later scouts is worked out here from the page's own data:
  *
  * rootLine(variant, fen, seconds, nodes): the request line of the position the PDN FEN gives
  *   ("solve SECONDS NODES WM WK BM BK FIELDS"), as engine/binaries.py node_words writes it with
  *   the clocks rules/drawrules.py initial_clocks gives; null for a FEN it cannot read.
- * blockRange(manifest, name, pageList, block, whole): the range [file, start, end] that brings
- *   block `block` (of the compact file's 4,096 codes) of class `name`, as remote.py
- *   RemoteCompactTable.request_for gives it (its page alone, or the whole .blocks of a class of
- *   at most `whole` bytes, remote.py WHOLE_BYTES); null where the class or its page list is not
- *   there.
+ * blockRange(manifest, name, pageList, block, whole): the ranges [[file, start, end], ...]
+ *   that bring block `block` (of the compact file's 4,096 codes) of class `name`, as remote.py
+ *   RemoteCompactTable.request_for gives them (its page's sums and its stream, or the whole
+ *   .blocks of a class of at most `whole` bytes, remote.py WHOLE_BYTES); null where the class
+ *   or its page list is not there.
  * firstLines(rootLine, answer): the request lines of the positions after each first move (the
  *   judgement's first searches, which tables.py scout_lines writes), from `answer`, what the
  *   compiled search said to "moves" and the root's node (its "child" lines: each position with
@@ -32,7 +32,7 @@
  * compares both with Python's).
  */
 
-import { PAGE_ENTRY_BYTES } from "./table-fetch.js";
+import { pageEntryBytes, SUM_BYTES } from "./table-fetch.js";
 
 var CODE_BLOCK = 4096; /* compact.py BLOCK */
 
@@ -159,16 +159,27 @@ export function blockRange(manifest, name, pageList, block, whole) {
     return null;
   }
   if (entry.bytes <= whole) {
-    return [name + ".blocks", 0, entry.bytes];
+    return [[name + ".blocks", 0, entry.bytes]];
   }
-  var page = Math.floor(Math.floor(block / (manifest.block / CODE_BLOCK)) / manifest.page);
-  if (!pageList || (page + 1) * PAGE_ENTRY_BYTES > pageList.length) {
+  var per = manifest.page;
+  var published = Math.floor(block / (manifest.block / CODE_BLOCK));
+  var page = Math.floor(published / per);
+  var size = pageEntryBytes(per);
+  if (!pageList || (page + 1) * size > pageList.length) {
     return null;
   }
   var data = new DataView(pageList.buffer, pageList.byteOffset, pageList.byteLength);
-  var offset = Number(data.getBigUint64(page * PAGE_ENTRY_BYTES, true));
-  var length = data.getUint32(page * PAGE_ENTRY_BYTES + 8, true);
-  return [name + ".blocks", offset, offset + length];
+  var offset = Number(data.getBigUint64(page * size, true));
+  var count = Math.min(per, entry.blocks - page * per);
+  var start = offset + count * SUM_BYTES;
+  for (var i = 0; i < published % per; i++) {
+    start += data.getUint32(page * size + 8 + 4 * i, true);
+  }
+  var length = data.getUint32(page * size + 8 + 4 * (published % per), true);
+  return [
+    [name + ".blocks", offset, offset + count * SUM_BYTES],
+    [name + ".blocks", start, start + length]
+  ];
 }
 
 /* "moves WM WK BM BK CLOCKS" of a request line's node */

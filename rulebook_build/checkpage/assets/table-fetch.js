@@ -199,14 +199,14 @@ export function fetchWhole(url, attempts) {
 }
 
 /*
- * Kept spans: every range of a table file the worker fetched, in memory for the checks of
+ * Kept spans: every range of a table file the worker fetched (and any range inside one), in memory for the checks of
  * this visit and in the browser's storage for the next visits (IndexedDB: the HTTP cache keeps
  * what the host's headers allow, and a host that says "revalidate" costs a round trip a block
  * even for what the browser has).  Keyed by the SHA-256 of the variant's manifest, so a new
  * table set never reads an old one's bytes: what is kept for a digest the page no longer
  * carries is deleted when the worker starts.  Nothing here is trusted more than the network:
  * Python checks every block it reads against the manifest's chain of SHA-256 (a page list
- * against the manifest, a page's entries against the list, a block against its entry) whether
+ * against the manifest, a page's sums against the list, a block against its sum) whether
  * it came from the host or from here, and after a check that met a block failing its checksum
  * the worker forgets everything kept for that table set (checker-worker.js).
  *
@@ -231,13 +231,38 @@ function refusal(message) {
 
 export function keptSpans(backend, digest) {
   var memory = new Map();
+  var byName = new Map(); /* name -> [{start, end, bytes}]: a range inside a kept one is found */
   var refused = new Map(); /* this visit only: a host may have the file tomorrow */
   var asked = new Map(); /* spans under way (prefetch): a second prefetch waits for the first */
   var fresh = [];
+  function remember(name, start, end, bytes) {
+    var key = spanKey(name, start, end);
+    if (memory.has(key)) {
+      return false;
+    }
+    memory.set(key, bytes);
+    if (!byName.has(name)) {
+      byName.set(name, []);
+    }
+    byName.get(name).push({ start: start, end: end, bytes: bytes });
+    kept.bytes += bytes.length;
+    return true;
+  }
   var kept = {
     bytes: 0,
     get: function (name, start, end) {
-      return memory.get(spanKey(name, start, end));
+      var found = memory.get(spanKey(name, start, end));
+      if (found) {
+        return found;
+      }
+      var spans = byName.get(name) || [];
+      for (var i = 0; i < spans.length; i++) {
+        var span = spans[i];
+        if (span.start <= start && end <= span.end && span.bytes.length === span.end - span.start) {
+          return span.bytes.subarray(start - span.start, end - span.start);
+        }
+      }
+      return undefined;
     },
     refuse: function (name, start, end, message) {
       refused.set(spanKey(name, start, end), message);
@@ -246,14 +271,20 @@ export function keptSpans(backend, digest) {
       return refused.get(spanKey(name, start, end));
     },
     drop: function (name, start, end) {
-      /* bytes that failed their checksum: never served again (the worker then forgets the
-       * whole set in storage too) */
-      var key = spanKey(name, start, end);
-      var found = memory.get(key);
-      if (found) {
-        memory.delete(key);
-        kept.bytes -= found.length;
-      }
+      /* bytes that failed their checksum: never served again, nor the span that held them
+       * (the worker then forgets the whole set in storage too) */
+      var spans = byName.get(name) || [];
+      byName.set(
+        name,
+        spans.filter(function (span) {
+          if (span.start <= start && end <= span.end) {
+            memory.delete(spanKey(name, span.start, span.end));
+            kept.bytes -= span.bytes.length;
+            return false;
+          }
+          return true;
+        })
+      );
     },
     pending: function (name, start, end) {
       return asked.get(spanKey(name, start, end));
@@ -266,10 +297,7 @@ export function keptSpans(backend, digest) {
       });
     },
     put: function (name, start, end, bytes) {
-      var key = spanKey(name, start, end);
-      if (!memory.has(key)) {
-        memory.set(key, bytes);
-        kept.bytes += bytes.length;
+      if (remember(name, start, end, bytes)) {
         fresh.push({ name: name, start: start, end: end, bytes: bytes });
       }
     },
@@ -279,6 +307,7 @@ export function keptSpans(backend, digest) {
     },
     forget: function () {
       memory.clear();
+      byName.clear();
       fresh = [];
       kept.bytes = 0;
       return digest ? backend.forget(digest) : Promise.resolve();
@@ -287,11 +316,7 @@ export function keptSpans(backend, digest) {
   kept.ready = (digest ? backend.load(digest) : Promise.resolve([]))
     .then(function (spans) {
       spans.forEach(function (span) {
-        var key = spanKey(span.name, span.start, span.end);
-        if (!memory.has(key)) {
-          memory.set(key, span.bytes);
-          kept.bytes += span.bytes.length;
-        }
+        remember(span.name, span.start, span.end, span.bytes);
       });
     })
     .catch(function () {
@@ -325,6 +350,8 @@ export function keptFetch(kept, fetchRange) {
  * to by captures and promotions: no more men of a side than it has, no more pieces.
  *
  * tablesToPrefetch(manifest, fen, whole): [{name, start, end}] not yet kept.
+ * mergedRanges(ranges, gap): the ranges with those of one file at most `gap` bytes apart
+ *   joined, so that a scout's blocks of one page come in one request.
  * prefetch(spans, kept, fetchAsync, inFlight, onProgress): fetches them, `inFlight` at a
  *   time, each kept as it arrives; onProgress(doneBytes, totalBytes).  A span another
  *   prefetch is already fetching is waited for, not asked again.  A failure that may pass
@@ -332,7 +359,11 @@ export function keptFetch(kept, fetchRange) {
  *   (an error with `final`, as rangeFetch throws for a 404) is kept as a refusal, which the
  *   search meets at once, in the Range reader's words, without asking the host again.
  */
-export var PAGE_ENTRY_BYTES = 44; /* remote.py PAGE_ENTRY: offset, length, SHA-256 */
+/* remote.py page_entry: a page's offset, its streams' lengths, the SHA-256 of its sums */
+export function pageEntryBytes(page) {
+  return 8 + 4 * page + 32;
+}
+export var SUM_BYTES = 32; /* remote.py DIGEST: a block's SHA-256 in its page's sums */
 
 export function materialOf(fen) {
   var count = { W: [0, 0], B: [0, 0] };
@@ -384,12 +415,30 @@ export function tablesToPrefetch(manifest, fen, whole) {
       }
       var entry = manifest.classes[name];
       var pages = Math.ceil(entry.blocks / manifest.page);
-      wanted.push({ name: name + ".pages", start: 0, end: pages * PAGE_ENTRY_BYTES });
+      wanted.push({ name: name + ".pages", start: 0, end: pages * pageEntryBytes(manifest.page) });
       if (entry.bytes <= whole) {
         wanted.push({ name: name + ".blocks", start: 0, end: entry.bytes });
       }
     });
   return wanted;
+}
+
+/* ranges [{name, start, end}] with those of one file at most `gap` bytes apart joined into
+ * one (the bytes between come too), sorted by file and start */
+export function mergedRanges(ranges, gap) {
+  var sorted = ranges.slice().sort(function (x, y) {
+    return x.name < y.name ? -1 : x.name > y.name ? 1 : x.start - y.start;
+  });
+  var merged = [];
+  sorted.forEach(function (range) {
+    var last = merged[merged.length - 1];
+    if (last && last.name === range.name && range.start <= last.end + gap) {
+      last.end = Math.max(last.end, range.end);
+    } else {
+      merged.push({ name: range.name, start: range.start, end: range.end });
+    }
+  });
+  return merged;
 }
 
 export function prefetch(spans, kept, fetchAsync, inFlight, onProgress) {

@@ -11,25 +11,27 @@ value the reader works out from the positions the captures lead to, as Moby Dam 
 leave captures out of their tables.  So the long runs compress well, in blocks of
 :data:`SPAN` codes:
 
-* ``<class>.blocks``: the blocks in *pages* of :data:`PAGE`, each page its entries (per block
-  the length of its zlib stream and the SHA-256 of it: :data:`ENTRY`, 36 bytes) followed by
-  the streams, so that one request brings a page and what checks it;
-* ``<class>.pages``: per page its offset and length in ``.blocks`` and the SHA-256 of its
-  entries (:data:`PAGE_ENTRY`, 44 bytes);
+* ``<class>.blocks``: the blocks in *pages* of :data:`PAGE`, each page the SHA-256 of each of
+  its blocks' zlib streams (its *sums*, :data:`DIGEST` bytes a block) followed by the streams;
+* ``<class>.pages``: per page its offset in ``.blocks``, the length of each of its streams and
+  the SHA-256 of its sums (:data:`PAGE_ENTRY`, 104 bytes);
 
 and per variant ``tables-<variant>.json`` (:func:`manifest`): the rules the tables were built
 for, the block size, whether captures are left to the reader, and each class's size, blocks,
 bytes and the SHA-256 of its ``.pages``.  The page checks the manifest's own SHA-256, written
 into the page by the site build.  So every byte the search reads is checked: the manifest by
-the page, a class's page list by the manifest, a page's entries by that list, a block by its
-entry, and the codes a block unpacks to by their count.
+the page, a class's page list by the manifest, a page's sums by that list, a block by its sum,
+and the codes a block unpacks to by their count.  Since the page list says where each stream
+lies, one block can be fetched alone with its page's sums (512 bytes): the check page's scouts
+fetch just the blocks they meet (:meth:`RemoteCompactTable.request_for`), about one in four of
+the blocks of the pages they touch.
 
 A search probes blocks far apart (PWCP-2's A4: 18,931 blocks of 85 classes in one check), so a
-check costs requests rather than bytes: a request brings a group of pages
-(:data:`PAGES_A_REQUEST`), and a class whose ``.blocks`` is small is fetched whole, in one
-(``benchmarks/site_tables.py``).  The check page's worker fetches most pages before the search
-asks for them, many at a time (its scouts, :meth:`RemoteCompactTable.request_for`), and the
-search takes those from what the worker keeps (``kept``).
+check costs requests rather than bytes: a class whose ``.blocks`` is small is fetched whole, in
+one request (``benchmarks/site_tables.py``).  The check page's worker fetches most blocks
+before the search asks for them, many at a time (its scouts,
+:meth:`RemoteCompactTable.request_for`), and the search takes those from what the worker keeps
+(``kept``); a block it still lacks is fetched with its page (:data:`PAGES_A_REQUEST`).
 
 :class:`RemoteCompactTable` reads a class through a ``fetch(name, start, end)`` function (the
 page's: a synchronous Range request in its worker; the tests': a file), and
@@ -65,7 +67,7 @@ from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import program_options
 from rulebook_build.rules import State, Variant, generate, make
 
-FORMAT: Final = "site-tables-3"
+FORMAT: Final = "site-tables-4"
 SPAN: Final = 16_384
 """Codes a published block: four of the compact file's (``compact.BLOCK``).  Longer blocks
 let zlib find the long runs the filled slots make (a fifth fewer bytes than blocks of 4,096
@@ -75,10 +77,11 @@ LEVEL: Final = 8
 two fifths of the time (the site build packs the 1.9 billion codes of the International set)."""
 PAGE: Final = 16
 """Blocks a page: what one request brings."""
-ENTRY: Final = struct.Struct("<I32s")
-"""A block in its page: the length of its zlib stream and the stream's SHA-256."""
-PAGE_ENTRY: Final = struct.Struct("<QI32s")
-"""A page in ``.blocks``: its offset and length, and the SHA-256 of its entries."""
+DIGEST: Final = 32
+"""Bytes of a block's sum in its page: the SHA-256 of its zlib stream."""
+PAGE_ENTRY: Final = struct.Struct(f"<Q{PAGE}I32s")
+"""A page in ``.blocks``: its offset, the length of each of its streams (0 past a class's last
+block) and the SHA-256 of its sums."""
 WHOLE_BYTES: Final = 32_768
 """A class whose ``.blocks`` is at most this long is fetched whole, in one request."""
 BLOCKS: Final = ".blocks"
@@ -185,48 +188,54 @@ def published_codes(
     return bytes(run.stdout)
 
 
+def page_entry(page: int) -> struct.Struct:
+    """A page list's entry for pages of ``page`` blocks (:data:`PAGE_ENTRY` for the site's)."""
+    return struct.Struct(f"<Q{page}I32s")
+
+
 def site_files(codes: bytes) -> tuple[bytes, bytes]:
     """The ``.blocks`` and ``.pages`` of a class's published codes: blocks of :data:`SPAN`
     codes, :data:`PAGE` to a page."""
+    page = PAGE
+    entry = page_entry(page)
     streams = [zlib.compress(codes[at : at + SPAN], LEVEL) for at in range(0, len(codes), SPAN)]
     blocks = bytearray()
     pages = bytearray()
-    for first in range(0, len(streams), PAGE):
-        page = streams[first : first + PAGE]
-        entries = b"".join(ENTRY.pack(len(s), hashlib.sha256(s).digest()) for s in page)
-        offset = len(blocks)
-        blocks += entries
-        for stream in page:
+    for first in range(0, len(streams), page):
+        group = streams[first : first + page]
+        sums = b"".join(hashlib.sha256(stream).digest() for stream in group)
+        lengths = [len(stream) for stream in group] + [0] * (page - len(group))
+        pages += entry.pack(len(blocks), *lengths, hashlib.sha256(sums).digest())
+        blocks += sums
+        for stream in group:
             blocks += stream
-        pages += PAGE_ENTRY.pack(offset, len(blocks) - offset, hashlib.sha256(entries).digest())
     return bytes(blocks), bytes(pages)
 
 
 def _published_whole(blocks: bytes, pages: bytes, size: int) -> bool:
     """Whether a class's ``.blocks`` and ``.pages`` hold every block of ``size`` codes, each
-    page's entries and each block's stream passing their checksums (files kept from an earlier
-    build are used again only so)."""
+    page's sums and each block's stream passing their checksums, one page after another
+    (files kept from an earlier build are used again only so)."""
     count = -(-size // SPAN)
-    if len(pages) != -(-count // PAGE) * PAGE_ENTRY.size:
+    entry = page_entry(PAGE)
+    if len(pages) != -(-count // PAGE) * entry.size:
         return False
-    for page in range(len(pages) // PAGE_ENTRY.size):
-        offset, length, digest = PAGE_ENTRY.unpack_from(pages, page * PAGE_ENTRY.size)
-        body = blocks[offset : offset + length]
-        entries = min(PAGE, count - page * PAGE) * ENTRY.size
-        if len(body) != length or hashlib.sha256(body[:entries]).digest() != digest:
+    cursor = 0
+    for page in range(len(pages) // entry.size):
+        offset, *lengths, digest = entry.unpack_from(pages, page * entry.size)
+        held = min(PAGE, count - page * PAGE)
+        sums = blocks[offset : offset + held * DIGEST]
+        if offset != cursor or any(lengths[held:]):
             return False
-        cursor = entries
-        for at in range(0, entries, ENTRY.size):
-            stream_size, stream_digest = ENTRY.unpack_from(body, at)
-            if hashlib.sha256(body[cursor : cursor + stream_size]).digest() != stream_digest:
+        if len(sums) != held * DIGEST or hashlib.sha256(sums).digest() != digest:
+            return False
+        cursor = offset + held * DIGEST
+        for i in range(held):
+            stream = blocks[cursor : cursor + lengths[i]]
+            if hashlib.sha256(stream).digest() != sums[i * DIGEST : (i + 1) * DIGEST]:
                 return False
-            cursor += stream_size
-        if cursor != length:
-            return False
-    total = 0
-    for at in range(0, len(pages), PAGE_ENTRY.size):
-        total += int(PAGE_ENTRY.unpack_from(pages, at)[1])
-    return total == len(blocks)
+            cursor += lengths[i]
+    return cursor == len(blocks)
 
 
 def _header(path: Path) -> bytes:
@@ -350,20 +359,21 @@ def publish(
     return said
 
 
-PAGES_A_REQUEST: Final = 4
-"""Pages a request brings (64 blocks of 16,384 codes, some 60 KB of 5-piece tables): the
-page's neighbours, which a search that keeps coming back to a class mostly touches too, while
-a request costs a round trip whatever it brings: some milliseconds in the page's worker on the
-loopback address, tens of them over the Internet.  PWCP-2's A1 takes 2,663 requests (47 MB) a
-page at a time, 1,053 (68 MB) four at a time, 418 (87 MB) sixteen at a time; the composers'
-sample 567 (8 MB), 390 (24 MB) and 238 (40 MB) (``benchmarks/results/site-tables-3.txt``).  At
-50 ms a request and 40 Mbit/s, four pages take A1 66 s of waiting where one takes 143 s, and
-the sample 24 s where one takes 30 s; more pages save less time for more bytes."""
+PAGES_A_REQUEST: Final = 1
+"""Pages a request of the judgement brings for a block no scout fetched (the check page's
+scouts fetch blocks alone, with what lies near them: ``MERGE_GAP`` in ``checker-worker.js``):
+its page alone.  With four pages a request PWCP-2's A1 fetched 9.7 MB so, with one 3.5 MB, in
+the same time over an emulated home connection
+(``benchmarks/results/browser-checker-site-tables-4.txt``).  Without scouts (the benchmarks'
+harness, a browser without the WebAssembly search) more pages a request save round trips for
+bytes: A1 took 2,663 requests (47 MB) a page at a time, 1,053 (68 MB) four at a time
+(``benchmarks/results/site-tables-3.txt``)."""
 
 
 class RemoteCompactTable:
-    """A compact table whose blocks are fetched, a page at a time, when first probed, as
-    ``CompactTable`` reads them from a mapped file; raises ``tablefile.DamagedTable`` for a
+    """A compact table whose blocks are fetched when first probed (alone, where the check
+    page's scouts kept them, else with their page), as ``CompactTable`` reads them from a
+    mapped file; raises ``tablefile.DamagedTable`` for a
     block that fails its checksum or could not be fetched (the probe then does without the
     class), and keeps the first such fault in :attr:`fault`.  A fetch that failed for good,
     or a page list that fails its checksum, is not tried again: every later block of the class
@@ -398,6 +408,9 @@ class RemoteCompactTable:
         self.page = page
         self._pages_digest = str(entry["pages"])
         self._pages: bytes | None = None
+        self._entry = page_entry(page) if page >= 1 else PAGE_ENTRY
+        self._sums: dict[int, bytes] = {}
+        """Pages' sums that passed their checksum: a block kept alone is checked by them."""
         self._fetch = fetch
         self._cache: dict[int, bytes] = {}
         self._streams: dict[int, tuple[bytes, bytes]] = {}
@@ -425,7 +438,7 @@ class RemoteCompactTable:
     def _page_list(self) -> bytes:
         if self._pages is None:
             count = -(-self.blocks // self.page)
-            size = count * PAGE_ENTRY.size
+            size = count * self._entry.size
             data = self._get(self.name + PAGES, 0, size, size)
             if hashlib.sha256(data).hexdigest() != self._pages_digest:
                 # no block of the class can be checked: none is asked for again
@@ -433,6 +446,15 @@ class RemoteCompactTable:
                 raise self._refused(self._unreachable)
             self._pages = data
         return self._pages
+
+    def _page_entry(self, page: int) -> tuple[int, tuple[int, ...], bytes, int]:
+        """Page ``page``'s offset in ``.blocks``, its streams' lengths, the SHA-256 of its sums
+        and its count of blocks."""
+        offset, *lengths, digest = self._entry.unpack_from(
+            self._page_list(), page * self._entry.size
+        )
+        count = min(self.page, self.blocks - page * self.page)
+        return offset, tuple(lengths[:count]), digest, count
 
     def block(self, number: int) -> bytes:
         """The codes of block ``number`` of ``compact.BLOCK`` codes (the search's blocks), from
@@ -444,7 +466,8 @@ class RemoteCompactTable:
         return self.published(number // per)[start : start + compact.BLOCK]
 
     def published(self, number: int) -> bytes:
-        """The codes of published block ``number``, fetched with its page, checked, unpacked."""
+        """The codes of published block ``number``, checked and unpacked: kept alone with its
+        page's sums (fetched ahead by the check page's scouts), else fetched with its page."""
         found = self._cache.get(number)
         if found is not None:
             return found
@@ -454,13 +477,13 @@ class RemoteCompactTable:
         if refused is not None:  # not fetched again: the host would send the same
             raise tablefile.DamagedTable(refused)
         if number not in self._streams:
-            pages = self._page_list()
+            pages = len(self._page_list()) // self._entry.size
             if self.bytes <= WHOLE_BYTES:
                 data = self._get(self.name + BLOCKS, 0, self.bytes, self.bytes)
-                for page in range(len(pages) // PAGE_ENTRY.size):
+                for page in range(pages):
                     self._take(page, data, 0)
-            else:
-                self._fetch_span(number // self.page, len(pages) // PAGE_ENTRY.size)
+            elif not self._from_kept(number):
+                self._fetch_span(number // self.page, pages)
         stream, digest = self._streams.pop(number, (b"", b""))
         # checked and unpacked when first used: a page brings blocks the search may never probe
         if not stream or hashlib.sha256(stream).digest() != digest:
@@ -473,6 +496,40 @@ class RemoteCompactTable:
             raise self._refused(f"{self.name}: block {number} has the wrong size", number)
         self._cache[number] = found
         return found
+
+    def _from_kept(self, number: int) -> bool:
+        """Take block ``number`` and its page's sums from what is kept (``kept``), each passing
+        its checksum; a kept range that fails is counted (:attr:`kept_refused`) and forgotten
+        (``drop``), so that the block is asked of the host instead."""
+        if self._kept is None:
+            return False
+        page = number // self.page
+        sums = self._sums.get(page)
+        if sums is None:
+            offset, _lengths, digest, count = self._page_entry(page)
+            found = self._kept(self.name + BLOCKS, offset, offset + count * DIGEST)
+            if found is None:
+                return False
+            if hashlib.sha256(bytes(found)).digest() != digest:
+                self._refuse_kept(offset, offset + count * DIGEST)
+                return False
+            sums = self._sums[page] = bytes(found)
+        start, end = self._stream_range(number)
+        found = self._kept(self.name + BLOCKS, start, end)
+        if found is None:
+            return False
+        at = number % self.page * DIGEST
+        digest = sums[at : at + DIGEST]
+        if hashlib.sha256(bytes(found)).digest() != digest:
+            self._refuse_kept(start, end)
+            return False
+        self._streams[number] = (bytes(found), digest)
+        return True
+
+    def _refuse_kept(self, start: int, end: int) -> None:
+        self.kept_refused += 1
+        if self._drop is not None:
+            self._drop(self.name + BLOCKS, start, end)
 
     def held(self, number: int) -> bool:
         """Whether :meth:`block` answers block ``number`` (of ``compact.BLOCK`` codes) without
@@ -540,9 +597,9 @@ class RemoteCompactTable:
     def _fetch_span(self, page: int, pages: int) -> None:
         """Fetch ``page`` in one request with the pages of its group of :data:`PAGES_A_REQUEST`
         next to it (pages lie one after another in ``.blocks``) that are neither here nor kept,
-        unless the page alone is kept (fetched ahead by the check page's scouts) and passes its
-        checksum.  A request never covers a page kept alone: a browser that cached that page's
-        range would split a request overlapping it, asking again for the part it holds."""
+        unless the page is kept whole and passes its checksum.  A request never covers a page
+        kept whole: a browser that cached that page's range would split a request overlapping
+        it, asking again for the part it holds."""
         if self._kept is not None:
             start, end = self._bytes_of(page, page)
             found = self._kept(self.name + BLOCKS, start, end)
@@ -551,9 +608,7 @@ class RemoteCompactTable:
                     self._take(page, bytes(found), start)
                 if page in self._fetched:
                     return
-                self.kept_refused += 1
-                if self._drop is not None:
-                    self._drop(self.name + BLOCKS, start, end)
+                self._refuse_kept(start, end)
         width = PAGES_A_REQUEST
         first = page - page % width
         last = min(first + width, pages) - 1
@@ -569,7 +624,7 @@ class RemoteCompactTable:
                 self._take(number, data, start)
 
     def _free(self, page: int) -> bool:
-        """Whether a request for a neighbour may bring ``page`` too: not here, not kept."""
+        """Whether a request for a neighbour may bring ``page`` too: not here, not kept whole."""
         if page in self._fetched:
             return False
         if self._kept is None:
@@ -580,46 +635,62 @@ class RemoteCompactTable:
     def _bytes_of(self, first: int, last: int) -> tuple[int, int]:
         """Where pages ``first`` to ``last`` lie in ``.blocks``: ``start`` to ``end``
         (exclusive)."""
-        start, _, _ = PAGE_ENTRY.unpack_from(self._page_list(), first * PAGE_ENTRY.size)
-        end, length, _ = PAGE_ENTRY.unpack_from(self._page_list(), last * PAGE_ENTRY.size)
-        return start, end + length
+        start = self._page_entry(first)[0]
+        offset, lengths, _digest, count = self._page_entry(last)
+        return start, offset + count * DIGEST + sum(lengths)
 
-    def request_for(self, number: int) -> tuple[str, int, int] | None:
-        """The range (file, start, end) that brings block ``number`` (of ``compact.BLOCK``
-        codes): its page alone, or the whole ``.blocks`` of a class fetched whole; None where
-        :meth:`block` needs no request (:meth:`held`).  The page list is read for it (fetched,
-        if it is not here yet); a class that cannot be read says None: the search meets the
-        refusal itself.  The check page's worker fetches these ranges ahead of the search,
-        many at a time, and the search then takes them from what is kept (``kept``) instead
-        of asking the group of pages a request of its own brings."""
+    def _stream_range(self, number: int) -> tuple[int, int]:
+        """Where published block ``number``'s stream lies in ``.blocks``."""
+        offset, lengths, _digest, count = self._page_entry(number // self.page)
+        at = number % self.page
+        start = offset + count * DIGEST + sum(lengths[:at])
+        return start, start + lengths[at]
+
+    def request_for(self, number: int) -> list[tuple[str, int, int]] | None:
+        """The ranges (file, start, end) that bring block ``number`` (of ``compact.BLOCK``
+        codes) alone: its page's sums (unless they are here) and its stream, or the whole
+        ``.blocks`` of a class fetched whole; None where :meth:`block` needs no request
+        (:meth:`held`).  The page list is read for it (fetched, if it is not here yet); a class
+        that cannot be read says None: the search meets the refusal itself.  The check page's
+        worker fetches these ranges ahead of the search, many at a time, and the search then
+        takes them from what is kept (``kept``) instead of asking for a group of pages."""
         if self.held(number):
             return None
         if self.bytes <= WHOLE_BYTES:
-            return (self.name + BLOCKS, 0, self.bytes)
+            return [(self.name + BLOCKS, 0, self.bytes)]
         try:
             self._page_list()
         except tablefile.DamagedTable:
             return None
-        page = number // (self.span // compact.BLOCK) // self.page
-        start, end = self._bytes_of(page, page)
-        return (self.name + BLOCKS, start, end)
+        published = number // (self.span // compact.BLOCK)
+        page = published // self.page
+        ranges = []
+        if page not in self._sums:
+            offset, _lengths, _digest, count = self._page_entry(page)
+            ranges.append((self.name + BLOCKS, offset, offset + count * DIGEST))
+        start, end = self._stream_range(published)
+        ranges.append((self.name + BLOCKS, start, end))
+        return ranges
 
     def _take(self, page: int, data: bytes, at: int) -> None:
         """Keep the streams of ``page`` (in ``data``, which starts at ``at`` of ``.blocks``)
-        with their checksums, once the page's entries pass theirs (else none of them)."""
-        offset, length, digest = PAGE_ENTRY.unpack_from(self._page_list(), page * PAGE_ENTRY.size)
-        body = data[offset - at : offset - at + length]
-        first = page * self.page
-        count = min(self.page, self.blocks - first)
-        entries = body[: count * ENTRY.size]
-        if len(body) != length or hashlib.sha256(entries).digest() != digest:
+        with their sums, once the page's sums pass their checksum (else none of them)."""
+        offset, lengths, digest, count = self._page_entry(page)
+        body = data[offset - at : offset - at + count * DIGEST + sum(lengths)]
+        sums = body[: count * DIGEST]
+        if len(body) != count * DIGEST + sum(lengths) or hashlib.sha256(sums).digest() != digest:
             return
         self._fetched.add(page)
-        cursor = count * ENTRY.size
+        self._sums[page] = sums
+        cursor = count * DIGEST
+        first = page * self.page
         for n in range(first, first + count):
-            size, block_digest = ENTRY.unpack_from(entries, (n - first) * ENTRY.size)
+            size = lengths[n - first]
             if n not in self._cache:
-                self._streams[n] = (body[cursor : cursor + size], block_digest)
+                self._streams[n] = (
+                    body[cursor : cursor + size],
+                    sums[(n - first) * DIGEST :][:DIGEST],
+                )
             cursor += size
 
     def code(self, slot: int) -> int:
@@ -630,6 +701,38 @@ class RemoteCompactTable:
     def codes(self) -> Iterator[int]:
         for number in range(self.blocks):
             yield from self.published(number)
+
+
+class KeptRanges:
+    """Ranges of table files fetched ahead, as the check page's worker keeps them
+    (``keptSpans`` in ``table-fetch.js``): any range that lies inside a kept one is found.  The
+    tests' and the benchmarks' ``kept`` (call it) and ``drop``."""
+
+    def __init__(self) -> None:
+        self._ranges: dict[str, list[tuple[int, int, bytes]]] = {}
+
+    def put(self, name: str, start: int, end: int, data: bytes) -> None:
+        self._ranges.setdefault(name, []).append((start, end, data))
+
+    def __call__(self, name: str, start: int, end: int) -> bytes | None:
+        for low, high, data in self._ranges.get(name, ()):
+            if low <= start and end <= high:
+                return data[start - low : end - low]
+        return None
+
+    def __contains__(self, key: tuple[str, int, int]) -> bool:
+        return self(*key) is not None
+
+    def drop(self, name: str, start: int, end: int) -> None:
+        """Forget every kept range that holds ``start`` to ``end``."""
+        self._ranges[name] = [
+            (low, high, data)
+            for low, high, data in self._ranges.get(name, ())
+            if not (low <= start and end <= high)
+        ]
+
+    def __len__(self) -> int:
+        return sum(len(ranges) for ranges in self._ranges.values())
 
 
 def most_pieces(classes: Iterable[Material]) -> int:
@@ -786,9 +889,10 @@ class SiteCheckerTables(CheckerTables):
         table = self.remote.get(material)
         return table is None or table.held(block)
 
-    def request_for(self, material: Material, block: int) -> tuple[str, int, int] | None:
-        """The range that brings ``block`` (``RemoteCompactTable.request_for``: its page
-        alone), which the page's scouts fetch; None where :meth:`codes` needs no request."""
+    def request_for(self, material: Material, block: int) -> list[tuple[str, int, int]] | None:
+        """The ranges that bring ``block`` (``RemoteCompactTable.request_for``: the block
+        alone, with its page's sums), which the page's scouts fetch; None where :meth:`codes`
+        needs no request."""
         table = self.remote.get(material)
         return None if table is None else table.request_for(block)
 
