@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import bz2
-import hashlib
 import json
 import lzma
 import sys
@@ -44,23 +43,12 @@ def published_blocks(folder: Path, name: str, every: int) -> Iterator[bytes]:
     four of neighbours, so that four in a row make one of the larger blocks "lzma x4" packs."""
     (manifest_path,) = folder.glob("tables-*.json")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    total = int(manifest["classes"][name]["blocks"])
-    blocks = (folder / (name + remote.BLOCKS)).read_bytes()
-    pages = (folder / (name + remote.PAGES)).read_bytes()
-    for page in range(len(pages) // remote.PAGE_ENTRY.size):
-        offset, length, _ = remote.PAGE_ENTRY.unpack_from(pages, page * remote.PAGE_ENTRY.size)
-        body = blocks[offset : offset + length]
-        first = page * remote.PAGE
-        count = min(remote.PAGE, total - first)
-        cursor = count * remote.ENTRY.size
-        for n in range(count):
-            size, digest = remote.ENTRY.unpack_from(body, n * remote.ENTRY.size)
-            stream = body[cursor : cursor + size]
-            cursor += size
-            if hashlib.sha256(stream).digest() != digest:
-                raise SystemExit(f"{name}: block {first + n} fails its checksum")
-            if (first + n) // 4 % every == 0:  # in fours of neighbours, for "lzma x4"
-                yield zlib.decompress(stream)
+    entry = manifest["classes"][name]
+    # read as the check page reads it: every page's sums and every block checked
+    table = remote.RemoteCompactTable(name, entry, remote.folder_fetch(folder), manifest["page"])
+    for number in range(int(entry["blocks"])):
+        if number // 4 % every == 0:  # in fours of neighbours, for "lzma x4"
+            yield table.published(number)
 
 
 def split(codes: bytes) -> tuple[bytes, bytes]:

@@ -146,7 +146,7 @@ def test_check_reads_the_site_tables_a_block_at_a_time(tmp_path: Path) -> None:
 def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -> None:
     from rulebook_build.checkpage import entry as browser
     from rulebook_build.engine.tables import compact
-    from rulebook_build.engine.tables.remote import ENTRY, PAGE
+    from rulebook_build.engine.tables.remote import DIGEST, PAGE
 
     browser.open_tables("international", published(tmp_path), folder_fetch(tmp_path))
     try:
@@ -156,7 +156,7 @@ def test_a_damaged_block_is_refused_and_the_class_done_without(tmp_path: Path) -
         assert table.blocks > 1
         blocks = tmp_path / "m1k1-m0k1.blocks"
         data = bytearray(blocks.read_bytes())
-        first = min(PAGE, table.blocks) * ENTRY.size  # published block 0's stream
+        first = min(PAGE, table.blocks) * DIGEST  # published block 0's stream, after the sums
         data[first + 3] ^= 0xFF
         blocks.write_bytes(bytes(data))
         per = table.span // compact.BLOCK  # the search's blocks in a published one
