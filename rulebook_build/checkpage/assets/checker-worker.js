@@ -32,7 +32,7 @@
  * that lie close together in one request: MERGE_GAP), and the scouts that wanted something
  * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
  * runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
- * and asks the host only for the blocks still missing, a group of pages a request.  Where the
+ * and asks the host only for the blocks still missing, each with its page.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
  * Python waits for the scouts of every later search too (scoutBefore, tables.py
  * _ScoutedHost).  A problem judged is noted among the kept spans: the next check of it runs no
@@ -466,10 +466,11 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
 /* The scouts of the problem while Python loads (op "ahead"; early-scouts.js): once the
  * compiled search and the page lists are here, the positions after each first move (the
  * search's "moves" of the start position, as tables.py scout_lines writes them) are scouted,
- * and the blocks they meet fetched at once (each with its page's sums) and kept, where the scouts after
- * Python and the judgement find them.  One round: these scouts cannot read a block (it is
- * Python that checks and unpacks it), so they want every block they meet, and the rounds that
- * read what came are Python's (scoutAhead); the ranges already kept are not asked again.  Once
+ * and the blocks they meet fetched at once (each with its page's sums) and kept, where the
+ * scouts after Python and the judgement find them.  One round: these scouts cannot read a
+ * block (it is Python that checks and unpacks it), so they want every block they meet, and the
+ * rounds that read what came are Python's (scoutAhead); the ranges already kept are not asked
+ * again.  Once
  * the problem is judged this is noted among the kept spans (its mark), and a later visit runs
  * no such scouts.  A promise of {requests, bytes, seconds, rounds, wanted, mark, began, ended},
  * never rejected. */
