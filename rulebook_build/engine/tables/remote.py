@@ -79,7 +79,15 @@ PAGE: Final = 16
 """Blocks a page: what one request brings."""
 DIGEST: Final = 32
 """Bytes of a block's sum in its page: the SHA-256 of its zlib stream."""
-PAGE_ENTRY: Final = struct.Struct(f"<Q{PAGE}I32s")
+
+
+def page_entry(page: int) -> struct.Struct:
+    """A page list's entry for pages of ``page`` blocks (:data:`PAGE_ENTRY` for the
+    site's)."""
+    return struct.Struct(f"<Q{page}I32s")
+
+
+PAGE_ENTRY: Final = page_entry(PAGE)
 """A page in ``.blocks``: its offset, the length of each of its streams (0 past a class's last
 block) and the SHA-256 of its sums."""
 WHOLE_BYTES: Final = 32_768
@@ -188,23 +196,17 @@ def published_codes(
     return bytes(run.stdout)
 
 
-def page_entry(page: int) -> struct.Struct:
-    """A page list's entry for pages of ``page`` blocks (:data:`PAGE_ENTRY` for the site's)."""
-    return struct.Struct(f"<Q{page}I32s")
-
-
 def site_files(codes: bytes) -> tuple[bytes, bytes]:
     """The ``.blocks`` and ``.pages`` of a class's published codes: blocks of :data:`SPAN`
     codes, :data:`PAGE` to a page."""
-    page = PAGE
-    entry = page_entry(page)
+    entry = page_entry(PAGE)
     streams = [zlib.compress(codes[at : at + SPAN], LEVEL) for at in range(0, len(codes), SPAN)]
     blocks = bytearray()
     pages = bytearray()
-    for first in range(0, len(streams), page):
-        group = streams[first : first + page]
+    for first in range(0, len(streams), PAGE):
+        group = streams[first : first + PAGE]
         sums = b"".join(hashlib.sha256(stream).digest() for stream in group)
-        lengths = [len(stream) for stream in group] + [0] * (page - len(group))
+        lengths = [len(stream) for stream in group] + [0] * (PAGE - len(group))
         pages += entry.pack(len(blocks), *lengths, hashlib.sha256(sums).digest())
         blocks += sums
         for stream in group:
@@ -686,11 +688,9 @@ class RemoteCompactTable:
         first = page * self.page
         for n in range(first, first + count):
             size = lengths[n - first]
+            at = (n - first) * DIGEST
             if n not in self._cache:
-                self._streams[n] = (
-                    body[cursor : cursor + size],
-                    sums[(n - first) * DIGEST :][:DIGEST],
-                )
+                self._streams[n] = (body[cursor : cursor + size], sums[at : at + DIGEST])
             cursor += size
 
     def code(self, slot: int) -> int:
