@@ -21,7 +21,11 @@ With ``--home``, the site is served as a composer's home connection reaches a ho
 request waits ``--delay`` milliseconds before its answer starts, all answers together go out
 at ``--mbit`` megabits a second, and every file carries Netlify's default headers
 (``Cache-Control: max-age=0, must-revalidate`` and an ETag; a request with that ETag in
-``If-None-Match`` gets 304), so the browser must ask again for everything it kept.  Each
+``If-None-Match`` gets 304), so the browser must ask again for everything it kept.  As
+Netlify (and the webmasters' guide's nginx) it compresses what is not compressed already:
+text, JSON and WebAssembly go gzipped to a browser that accepts it (level 6, nginx's
+``gzip_comp_level`` there), never a byte range and never the tables (``--no-compress``: every
+file as it is, as the runs before 2026-11-29 were served).  Each
 problem is opened by its link (``#pdn=...&run=1``, as a composer follows it) in a browser
 with a new profile (cold), then again after the browser is closed and started on the same
 profile (warm); per run: the seconds from opening the link to the grade on the page, and the
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gzip
 import http.server
 import json
 import os
@@ -104,6 +109,22 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
     timeline: ClassVar[list[tuple[float, str]]] = []
     """Per request: seconds since :meth:`reset` when its answer began, and the file's name."""
     CHUNK = 16_384
+    compress = True
+    COMPRESSED_TYPES: ClassVar[frozenset[str]] = frozenset(
+        {
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "application/wasm",
+            "image/svg+xml",
+            "application/xml",
+        }
+    )
+    """What nginx's ``gzip_types`` names in guides/webmasters.md, and Netlify compresses."""
+    gzipped: ClassVar[dict[tuple[str, int], bytes]] = {}
+    """Each compressed file by its path and time, made once a run."""
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -123,6 +144,11 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
             HomeHost.not_modified += not_modified
             name = self.path.split("?")[0].rsplit("/", 1)[-1]
             HomeHost.timeline.append((time.monotonic() - HomeHost.began, name))
+
+    def handle(self) -> None:
+        # a browser closes kept-alive connections it no longer needs, between requests
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            super().handle()
 
     def do_HEAD(self) -> None:
         self._answer(body=False)
@@ -155,16 +181,28 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
             return
         stat = os.stat(path)
         etag = f'"{stat.st_size:x}-{stat.st_mtime_ns:x}"'
-        if etag in [t.strip() for t in self.headers.get("If-None-Match", "").split(",")]:
+        asked = [
+            t.strip().removeprefix("W/") for t in self.headers.get("If-None-Match", "").split(",")
+        ]
+        if etag in asked:
             self._count(0, not_modified=True)
             self.send_response(304)
             self.send_header("ETag", etag)
             self.send_header("Cache-Control", "max-age=0, must-revalidate")
             self.end_headers()
             return
+        wanted = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+        kind = self.guess_type(path)
+        if (
+            self.compress
+            and not wanted
+            and kind.split(";")[0] in self.COMPRESSED_TYPES
+            and "gzip" in self.headers.get("Accept-Encoding", "")
+        ):
+            self._answer_gzipped(path, stat, kind, body=body)
+            return
         size = stat.st_size
         start, end = 0, size - 1
-        wanted = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
         if wanted:
             start = int(wanted.group(1))
             end = min(int(wanted.group(2)) if wanted.group(2) else size - 1, size - 1)
@@ -173,7 +211,7 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
                 self.send_error(416)
                 return
         self.send_response(206 if wanted else 200)
-        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(end - start + 1))
         self.send_header("ETag", etag)
         self.send_header("Cache-Control", "max-age=0, must-revalidate")
@@ -193,6 +231,34 @@ class HomeHost(http.server.SimpleHTTPRequestHandler):
                 self.link.send(len(chunk))
                 self.wfile.write(chunk)
                 left -= len(chunk)
+
+    def _answer_gzipped(self, path: str, stat: os.stat_result, kind: str, *, body: bool) -> None:
+        """The whole file gzipped, as a host compresses on the fly: its own ETag (a weak one,
+        as nginx gives a compressed answer), ``Vary: Accept-Encoding``."""
+        key = (path, stat.st_mtime_ns)
+        with HomeHost.counts_lock:
+            data = HomeHost.gzipped.get(key)
+        if data is None:
+            with open(path, "rb") as stream:
+                data = gzip.compress(stream.read(), compresslevel=6, mtime=0)
+            with HomeHost.counts_lock:
+                HomeHost.gzipped[key] = data
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("ETag", f'W/"{stat.st_size:x}-{stat.st_mtime_ns:x}"')
+        self.send_header("Cache-Control", "max-age=0, must-revalidate")
+        self.end_headers()
+        if not body:
+            self._count(0)
+            return
+        self._count(len(data))
+        for at in range(0, len(data), self.CHUNK):
+            chunk = data[at : at + self.CHUNK]
+            self.link.send(len(chunk))
+            self.wfile.write(chunk)
 
 
 def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: float) -> str:
@@ -222,7 +288,9 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         else ""
     )
     return (
-        f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
+        f"Python ready at {report.get('python_at', 0):.1f} s of the worker's life, judged "
+        + "from {:.1f} to {:.1f} s; ".format(*(report.get("judged") or (0, 0)))
+        + f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
         f"-{max(tables, default=0):.1f} s; grade at {took:.1f} s; ahead "
         f"{ahead.get('requests', 0)} requests ({ahead.get('scouted', 0)} scouted in "
         f"{ahead.get('scout_rounds', 0)} rounds, {ahead.get('scout_seconds', 0):.1f} s of scouts; "
@@ -288,6 +356,8 @@ def _by_link(
             print("    " + _timeline(HomeHost.timeline, report, took), flush=True)
             if os.environ.get("TIMELINE"):
                 Path(os.environ["TIMELINE"] + run).write_text(json.dumps(HomeHost.timeline))
+            if os.environ.get("REPORT"):  # the check's whole report, as the page holds it
+                Path(os.environ["REPORT"] + run).write_text(json.dumps(report))
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     return row
@@ -362,6 +432,12 @@ def main() -> int:
     )
     parser.add_argument("--delay", type=float, default=50.0, help="--home: ms a request")
     parser.add_argument("--mbit", type=float, default=40.0, help="--home: megabits a second")
+    parser.add_argument(
+        "--no-compress",
+        action="store_true",
+        help="--home: send every file as it is (by default text, JSON and WebAssembly go "
+        "gzipped, as Netlify and the webmasters' guide's nginx send them)",
+    )
     parser.add_argument(
         "--http2",
         action="store_true",
@@ -530,6 +606,7 @@ def _home(site: Path, args: argparse.Namespace) -> int:
 
     HomeHost.delay = args.delay / 1000
     HomeHost.link = Link(args.mbit)
+    HomeHost.compress = not args.no_compress
     handler = functools.partial(HomeHost, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
@@ -540,7 +617,8 @@ def _home(site: Path, args: argparse.Namespace) -> int:
         front, host = _http2_front(httpd.server_address[1])
     print(
         f"served by this script on {host}: {args.delay:g} ms a request, {args.mbit:g} Mbit/s, "
-        "Cache-Control: max-age=0, must-revalidate, ETag and 304",
+        "Cache-Control: max-age=0, must-revalidate, ETag and 304, "
+        + ("nothing compressed" if args.no_compress else "text, JSON and WebAssembly gzipped"),
         flush=True,
     )
     stored = _stored()

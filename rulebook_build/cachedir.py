@@ -15,14 +15,16 @@ second process that wants the same pair waits, then uses it.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import platformdirs
+
+if TYPE_CHECKING:  # the command line's; the browser's checker never parses arguments
+    import argparse
 
 ENVIRONMENT: Final = "RULEBOOK_CACHE_DIR"
 

@@ -26,8 +26,6 @@ next run replaces (``cachedir.py``).
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -40,7 +38,10 @@ PR_SET_PDEATHSIG: Final = 1
 
 def _load_prctl() -> Callable[..., int] | None:
     if not sys.platform.startswith("linux"):
-        return None
+        return None  # ctypes is not even loaded (the browser's Python has no processes)
+    import ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
         prctl: Callable[..., int] = libc.prctl

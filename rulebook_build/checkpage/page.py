@@ -23,6 +23,9 @@ import importlib.util
 import io
 import json
 import re
+import shutil
+import subprocess
+import tempfile
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -33,6 +36,7 @@ import jinja2
 import rulebook_build
 from rulebook_build.checker import opinion_words
 from rulebook_build.checkpage.entry import DEFAULT_SECONDS
+from rulebook_build.errors import OutputError
 from rulebook_build.notation import GRAMMAR_DIR
 from rulebook_build.words import LANGUAGES, define
 from rulebook_build.words import text as said
@@ -290,6 +294,42 @@ def python_bundle() -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             bundle.writestr(info, path.read_bytes())
     return buffer.getvalue()
+
+
+COMPILER: Final = Path(__file__).resolve().parent / "compile_bundle.mjs"
+"""The Node.js script that compiles the bundle with the page's own Pyodide."""
+
+
+def compiled_bundle(source: bytes, pyodide: Path, *, timeout: float = 300) -> bytes:
+    """The bundle ``source`` (:func:`python_bundle`) with each module compiled to bytecode by
+    the Pyodide in ``pyodide``: what the page imports without compiling.  Bytecode is made by
+    the Python that runs it, so Node.js runs that Pyodide (``compile_bundle.mjs``); the same
+    sources and Pyodide give the same bytes.  Raises :class:`OutputError`, saying why, when
+    Node.js is missing or the compilation fails (the site then ships the sources)."""
+    node = shutil.which("node")
+    if node is None:
+        raise OutputError(
+            "Node.js ('node') is not installed, so the check page's Python cannot be compiled ahead"
+        )
+    with tempfile.TemporaryDirectory(prefix="rulebook-bundle-") as folder:
+        source_path = Path(folder) / "source.zip"
+        out_path = Path(folder) / "compiled.zip"
+        source_path.write_bytes(source)
+        try:
+            done = subprocess.run(
+                [node, str(COMPILER), str(pyodide), str(source_path), str(out_path)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise OutputError(f"compiling the check page's Python failed: {error}") from error
+        if done.returncode != 0 or not out_path.is_file():
+            said = " ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
+            reason = said[-1000:] or f"exit {done.returncode}"
+            raise OutputError(f"compiling the check page's Python failed: {reason}")
+        return out_path.read_bytes()
 
 
 TABLES_DEST: Final = "assets/rulebook/tables/{variant}"

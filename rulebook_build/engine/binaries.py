@@ -29,7 +29,6 @@ import contextlib
 import hashlib
 import math
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -88,6 +87,8 @@ def machine_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> tuple[str, ...]:
     so a machine without the instruction that shares the cache folder compiles a program of its
     own instead of running this one; the values the programs compute are the same either way
     (the tables' names, ``store.FINGERPRINTS``, leave the programs out)."""
+    import platform  # the compiled programs' alone: not loaded in the browser
+
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return ()
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -25,12 +26,14 @@ from mkdocs.structure.files import File, Files
 from rulebook_build.checkpage import ASSETS as CHECK_PAGE_ASSETS
 from rulebook_build.checkpage import (
     BUNDLE_DEST,
+    COMPILER,
     PAGE_SCRIPT,
     PYODIDE_DEST,
     PYODIDE_FILES,
     TABLES_DEST,
     WASM_DEST,
     WORKER_FILES,
+    compiled_bundle,
     published_tables,
     pyodide_folder,
     pyodide_version,
@@ -129,7 +132,9 @@ def add_assets(site: SiteBuild, files: Files, config: MkDocsConfig) -> Files:
             uri = f"{dest}/{name}"
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(pyodide / name)))
-        _add_generated(site, files, config, BUNDLE_DEST, _write_bundle)
+        _add_generated(
+            site, files, config, BUNDLE_DEST, functools.partial(_write_bundle, pyodide=pyodide)
+        )
         _add_generated(
             site, files, config, SHIPPED_DEST, functools.partial(_write_similar_index, site)
         )
@@ -157,8 +162,29 @@ def _add_generated(
     files.append(File.generated(config, uri, abs_src_path=str(path)))
 
 
-def _write_bundle(path: Path) -> None:
-    write_bytes_if_changed(path, python_bundle())
+def _write_bundle(path: Path, pyodide: Path) -> None:
+    """The check page's Python, compiled by its Pyodide (``checkpage.compiled_bundle``) where
+    Node.js can run it, else its sources, which the browser then compiles each visit.  The
+    compilation takes seconds, so it is done again only when the sources or Pyodide changed:
+    ``path`` with the suffix ``.key`` holds the SHA-256 of what it was made from."""
+    source = python_bundle()
+    key_path = path.with_suffix(".key")
+    key = hashlib.sha256(
+        source + pyodide_version(pyodide).encode() + COMPILER.read_bytes()
+    ).hexdigest()
+    with contextlib.suppress(OSError):
+        if path.is_file() and key_path.read_text(encoding="utf-8") == key:
+            return
+    try:
+        bundle = compiled_bundle(source, pyodide)
+    except RulebookError as error:
+        log.warning("%s; the check page ships its Python as sources", error)
+        write_bytes_if_changed(path, source)
+        with contextlib.suppress(OSError):
+            key_path.unlink()
+        return
+    write_bytes_if_changed(path, bundle)
+    write_if_changed(key_path, key)
 
 
 def _write_similar_index(site: SiteBuild, path: Path) -> None:
