@@ -288,8 +288,12 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         else ""
     )
     return (
+        f"worker started at {report.get('worker_born', 0):.2f} s; "
         f"Python ready at {report.get('python_at', 0):.1f} s of the worker's life, judged "
         + "from {:.1f} to {:.1f} s; ".format(*(report.get("judged") or (0, 0)))
+        + "Python's start: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in (report.get("python_stages") or {}).items())
+        + "; "
         + f"page's files by {max(own, default=0):.1f} s; tables {min(tables, default=0):.1f}"
         f"-{max(tables, default=0):.1f} s; grade at {took:.1f} s; ahead "
         f"{ahead.get('requests', 0)} requests ({ahead.get('scouted', 0)} scouted in "
@@ -339,6 +343,9 @@ def _by_link(
                 "() => (document.querySelector('.rb-checker').rulebookChecker.lastRecord || {})"
                 ".report || {}"
             )
+            if report.get("worker_origin"):  # the worker's life from the page's
+                born = report["worker_origin"] - page.evaluate("performance.timeOrigin")
+                report["worker_born"] = born / 1000
             context.close()
             row[run] = {
                 "grade": grade,

@@ -45,6 +45,9 @@ ASSETS: Final = Path(__file__).resolve().parent / "assets"
 """The page's scripts, which the site copies to its ``assets/rulebook/`` (``site/generated.py``)."""
 PAGE_SCRIPT: Final = "checker.js"
 """The script the page loads: it starts the worker."""
+EARLY_START: Final = (ASSETS / "early-start.js").read_text(encoding="utf-8")
+"""The inline script that starts the worker as the page is read (written into the page, not
+copied as a file: a file would cost a round trip)."""
 WORKER_FILES: Final = ("checker-worker.js", "prover-host.js", "table-fetch.js", "early-scouts.js")
 """The worker, the host of the WebAssembly search, and the table reader and the scouts before
 Python that the worker imports."""
@@ -416,4 +419,5 @@ def render_checker(
         rows=range(10),
         note=note,
         seconds=DEFAULT_SECONDS,
+        early_start=EARLY_START,
     )

@@ -17,6 +17,7 @@ from typing import Final
 
 import markupsafe
 
+from rulebook_build.checkpage import EARLY_START
 from rulebook_build.site.history import History, history_notice
 from rulebook_build.words import LANGUAGES, define
 from rulebook_build.words import text as said
@@ -82,9 +83,10 @@ def content_security_policy(html: str) -> str:
     It permits what the site itself needs and nothing else:
 
     * scripts from the site's own address, and the theme's few inline scripts by their
-      SHA-256 (those outside the page's ``<article>``, which the theme's template wrote; the
-      article, where a page's text goes, gets no script allowed), so a script that outside
-      text smuggled into a page would not run;
+      SHA-256 (those outside the page's ``<article>``, which the theme's template wrote; in
+      the article, where a page's text goes, only the check page's own script that starts its
+      worker, ``checkpage.EARLY_START``, letter for letter), so a script that outside text
+      smuggled into a page would not run;
     * styles from the site and inline (the theme and the diagrams set ``style``: CSS cannot run
       code), images from the site and ``data:`` URLs;
     * the search worker from the site (``worker-src 'self'``); no plugins (``object-src
@@ -92,12 +94,16 @@ def content_security_policy(html: str) -> str:
     """
     article = _ARTICLE.search(html)
     outside = html if article is None else html[: article.start()] + html[article.end() :]
+    inside = "" if article is None else article.group(0)
+    allowed = _INLINE_SCRIPT.findall(outside) + [
+        script for script in _INLINE_SCRIPT.findall(inside) if script == EARLY_START
+    ]
     hashes = sorted(
         {
             "'sha256-"
             + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
             + "'"
-            for script in _INLINE_SCRIPT.findall(outside)
+            for script in allowed
         }
     )
     policy = "; ".join(

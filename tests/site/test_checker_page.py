@@ -148,6 +148,22 @@ def test_set_up_type_check_and_agree_with_the_command_line(browser: Any, server:
     page.context.close()
 
 
+def test_the_worker_is_started_by_the_page_as_it_is_read_and_adopted(
+    browser: Any, server: str
+) -> None:
+    """The page's inline script (checkpage/assets/early-start.js) starts the worker before the
+    page's scripts come, under the page's Content-Security-Policy (allowed by its hash), and
+    checker.js takes it over with what it said meanwhile (its "ready" among them: the Check
+    button was enabled by it)."""
+    page = open_checker(browser, server)
+    checker = "document.querySelector('.rb-checker')"
+    assert page.evaluate(f"{checker}.rulebookChecker.startedEarly") is True
+    assert page.evaluate(f"{checker}.rulebookEarlyWorker") is None  # adopted once
+    assert page.requests.count(f"{server}/assets/rulebook/checker-worker.js") == 1
+    assert not [p for p in page.console.problems if "Content Security" in p], page.console.problems
+    page.context.close()
+
+
 def test_a_pasted_problem_with_a_cook_is_reported_incorrect(browser: Any, server: str) -> None:
     site = ProblemSite(REPOSITORY / "problems")
     entry = site.entry("cat-d1", "12", where="test")  # S.M. van Eijk: three winning keys

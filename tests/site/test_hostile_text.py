@@ -8,7 +8,10 @@ entities; each page that shows the problem is opened in Debian's Chromium.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -16,10 +19,12 @@ from typing import Any
 import pytest
 
 from rulebook_build.checker.judge import Judge
+from rulebook_build.checkpage import EARLY_START
 from rulebook_build.engine.tables.kinds import checker_tables
 from rulebook_build.notation.fen import parse_fen
 from rulebook_build.notation.pdn import read_pdn_file
 from rulebook_build.rules import INTERNATIONAL
+from rulebook_build.site.page_html import content_security_policy
 
 from .conftest import CHROMIUM, REPOSITORY, Site, rulebook_build
 from .test_browser import serve
@@ -189,3 +194,24 @@ def test_the_policy_allows_the_theme_scripts_by_hash_and_none_in_the_article(
     # the theme's own scripts ran: the palette script set its attribute on the body
     assert page.evaluate("() => document.body.hasAttribute('data-md-color-scheme')")
     context.close()
+
+
+def _hash(script: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+
+
+def test_in_a_pages_text_only_the_check_pages_own_starter_script_is_allowed() -> None:
+    """The check page's inline script that starts its worker (``EARLY_START``) is allowed by its
+    hash, letter for letter; any other script in the article, or that one changed by a letter,
+    is not."""
+    changed = EARLY_START.replace("worker", "w0rker", 1)
+    html = (
+        "<html><head><title>t</title></head><body><script>theme()</script><article>"
+        f"<script>{EARLY_START}</script><script>window.pwned = 1</script>"
+        f"<script>{changed}</script></article></body></html>"
+    )
+    policy = re.search(r'content="([^"]*)"', content_security_policy(html))
+    assert policy is not None
+    sources = policy.group(1).split("; ")[1].split()
+    assert sources[:2] == ["script-src", "'self'"]
+    assert sorted(sources[2:]) == sorted([_hash("theme()"), _hash(EARLY_START)])

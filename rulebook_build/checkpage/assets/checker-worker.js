@@ -95,9 +95,11 @@ var SCOUT_ENOUGH = 512;
 /* a scout's ranges of one file at most this many bytes apart are asked in one request, the
  * bytes between too: a request costs a round trip and these bytes some milliseconds at a home
  * connection's speed, and the judgement reads blocks near those its scouts met.  Before
- * Python less, since those bytes share the line with Pyodide's files. */
+ * Python too (EARLY_GAP): those bytes share the line with Pyodide's files, but with Pyodide
+ * sent compressed, as hosts send it, the same gap was faster over HTTP/2 and no slower over
+ * HTTP/1.1 than a smaller one (benchmarks/README.md, "Python ready sooner"). */
 var MERGE_GAP = 65536;
-var EARLY_GAP = 32768;
+var EARLY_GAP = 65536;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
 var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */
@@ -114,6 +116,7 @@ var NO_EARLY = Object.freeze({
   ended: 0
 });
 var pythonAt = 0; /* seconds from the worker's start to Python's */
+var pythonStages = {}; /* seconds of the worker's life each step of Python's start ended */
 var hosts = {}; /* variant -> the compiled search's host, where there is one */
 
 /* the kept spans of each variant the page carries a manifest digest for */
@@ -594,14 +597,19 @@ function start(base, pyodide) {
     }
     return response.arrayBuffer();
   });
-  bundle.catch(function () {}); /* said below, once Pyodide is there */
+  bundle.then(function () {
+    pythonStages.bundle = performance.now() / 1000;
+  }, function () {}); /* a failure is said below, once Pyodide is there */
   return import(base + pyodide + "pyodide.mjs")
     .then(function (module) {
+      pythonStages.script = performance.now() / 1000;
       return module.loadPyodide({ indexURL: base + pyodide });
     })
     .then(function (py) {
+      pythonStages.pyodide = performance.now() / 1000;
       return bundle.then(function (buffer) {
         py.unpackArchive(buffer, "zip", { extractDir: "/home/pyodide/rulebook" });
+        pythonStages.unpacked = performance.now() / 1000;
         self.pyodide = py;
         py.runPython(
           "import sys\n" +
@@ -778,6 +786,8 @@ self.onmessage = function (event) {
           record.report.scouted_during = check.during;
           /* seconds of the worker's life: Python ready, the judgement's start and end */
           record.report.python_at = pythonAt;
+          record.report.python_stages = pythonStages;
+          record.report.worker_origin = performance.timeOrigin; /* ms since 1970: its birth */
           record.report.judged = [check.began, performance.now() / 1000];
           var spans = kept[variantOf(message.args[0])];
           var damaged =

@@ -79,13 +79,30 @@
       this.root.setAttribute("data-missing", missing);
       return;
     }
-    this.worker = new Worker(this.base + "rulebook/checker-worker.js", { type: "module" });
+    /* the worker the page's own inline script started as the page was read (templates/
+     * checker.html), once: a restart after Cancel starts a new one here */
+    var early = this.root.rulebookEarlyWorker;
+    this.root.rulebookEarlyWorker = null;
+    this.startedEarly = !!early;
+    this.worker = early
+      ? early.worker
+      : new Worker(this.base + "rulebook/checker-worker.js", { type: "module" });
     this.worker.onmessage = function (event) {
       self.onWorker(event.data);
     };
     this.worker.onerror = function (event) {
       self.progress.textContent = String(event.message || "worker error");
     };
+    if (early) {
+      /* what it said before this script came, in order; later messages come to onWorker */
+      early.messages.forEach(function (message) {
+        self.onWorker(message);
+      });
+      if (early.error) {
+        this.progress.textContent = early.error;
+      }
+      return;
+    }
     this.worker.postMessage({
       id: 0,
       base: this.base,
