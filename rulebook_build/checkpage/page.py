@@ -38,7 +38,7 @@ from rulebook_build.checker import opinion_words
 from rulebook_build.checkpage.entry import DEFAULT_SECONDS
 from rulebook_build.errors import OutputError
 from rulebook_build.notation import GRAMMAR_DIR
-from rulebook_build.words import LANGUAGES, define
+from rulebook_build.words import LANGUAGES, Message, define
 from rulebook_build.words import text as said
 
 ASSETS: Final = Path(__file__).resolve().parent / "assets"
@@ -299,6 +299,12 @@ def python_bundle() -> bytes:
     return buffer.getvalue()
 
 
+define(
+    "check_page.compile_no_node",
+    "Node.js ('node') is not installed, so the check page's Python cannot be compiled ahead",
+)
+define("check_page.compile_failed", "compiling the check page's Python failed: {reason}")
+
 COMPILER: Final = Path(__file__).resolve().parent / "compile_bundle.mjs"
 """The Node.js script that compiles the bundle with the page's own Pyodide."""
 
@@ -311,9 +317,7 @@ def compiled_bundle(source: bytes, pyodide: Path, *, timeout: float = 300) -> by
     Node.js is missing or the compilation fails (the site then ships the sources)."""
     node = shutil.which("node")
     if node is None:
-        raise OutputError(
-            "Node.js ('node') is not installed, so the check page's Python cannot be compiled ahead"
-        )
+        raise OutputError(Message.of("check_page.compile_no_node"))
     with tempfile.TemporaryDirectory(prefix="rulebook-bundle-") as folder:
         source_path = Path(folder) / "source.zip"
         out_path = Path(folder) / "compiled.zip"
@@ -327,11 +331,11 @@ def compiled_bundle(source: bytes, pyodide: Path, *, timeout: float = 300) -> by
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as error:
-            raise OutputError(f"compiling the check page's Python failed: {error}") from error
+            raise OutputError(Message.of("check_page.compile_failed", reason=str(error))) from error
         if done.returncode != 0 or not out_path.is_file():
-            said = " ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
-            reason = said[-1000:] or f"exit {done.returncode}"
-            raise OutputError(f"compiling the check page's Python failed: {reason}")
+            told = " ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
+            reason = told[-1000:] or f"exit {done.returncode}"
+            raise OutputError(Message.of("check_page.compile_failed", reason=reason))
         return out_path.read_bytes()
 
 
