@@ -1,15 +1,16 @@
 // The check page's Python bundle compiled to bytecode by the Pyodide the page runs, at build
 // time, so that the browser imports it instead of compiling some 200 modules each time the
-// page opens (checkpage/page.py, compiled_bundle).
+// page opens (checkpage/page.py, compiled_bundle, which writes the bundle from what this
+// gives).
 //
 //   node compile_bundle.mjs PYODIDE_DIR SOURCE_ZIP OUT_ZIP
 //
-// SOURCE_ZIP is python_bundle()'s zip of sources.  OUT_ZIP holds the same entries with every
-// .py replaced by its .pyc beside it (sourceless, as `compileall -b` writes them), compiled at
-// the path the worker unpacks to, so that a traceback names the page's files; entries sorted
-// and dated 1980, as python_bundle's; each .pyc's header holds its source's hash, not a time,
-// so the same sources give the same bytes.  Exit 0 and OUT_ZIP written, or exit 1 with the reason on
-// stderr and nothing written.
+// SOURCE_ZIP is python_bundle()'s zip of sources.  OUT_ZIP holds each of its modules compiled,
+// named as the module with "c" added (a sourceless .pyc beside where the source was, as
+// `compileall -b` writes them), compiled at the path the worker unpacks to so that a
+// traceback names the page's files.  Each .pyc's header holds its source's hash, not a time,
+// so the same sources give the same bytes.  Exit 0 and OUT_ZIP written, or exit 1 with the
+// reason on stderr and nothing written.
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -22,39 +23,28 @@ try {
   py.unpackArchive(new Uint8Array(readFileSync(sourceZip)), "zip", { extractDir: EXTRACT_DIR });
   py.globals.set("EXTRACT_DIR", EXTRACT_DIR);
   const failed = py.runPython(`
-import io, os, py_compile, zipfile
+import os, py_compile, zipfile
 
 def compiled():
-    entries = {}
     failed = []
-    for folder, _, names in os.walk(EXTRACT_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            relative = os.path.relpath(path, EXTRACT_DIR)
-            if name.endswith(".py"):
-                target = path + "c"
+    with zipfile.ZipFile("/tmp/compiled.zip", "w", zipfile.ZIP_DEFLATED) as bundle:
+        for folder, _, names in os.walk(EXTRACT_DIR):
+            for name in names:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, EXTRACT_DIR)
                 try:
                     py_compile.compile(
                         path,
-                        cfile=target,
+                        cfile=path + "c",
                         doraise=True,
                         invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
                     )
                 except py_compile.PyCompileError as error:
                     failed.append(f"{relative}: {error.msg}")
                     continue
-                entries[relative + "c"] = target
-            else:
-                entries[relative] = path
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for relative in sorted(entries):
-            info = zipfile.ZipInfo(relative, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with open(entries[relative], "rb") as handle:
-                bundle.writestr(info, handle.read())
-    with open("/tmp/compiled.zip", "wb") as handle:
-        handle.write(buffer.getvalue())
+                bundle.write(path + "c", relative + "c")
     return "\\n".join(failed)
 
 compiled()

@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -290,12 +290,18 @@ def python_bundle() -> bytes:
             for p in sorted(folder.rglob("*"))
             if p.is_file() and p.suffix in (".py", ".lark") and "__pycache__" not in p.parts
         ]
+    return _zipped((name, path.read_bytes()) for name, path in files)
+
+
+def _zipped(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip of ``entries`` (name, bytes), sorted and dated 1980: the same files give the
+    same bytes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for name, path in sorted(files):
+        for name, data in sorted(entries):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            bundle.writestr(info, path.read_bytes())
+            bundle.writestr(info, data)
     return buffer.getvalue()
 
 
@@ -336,7 +342,18 @@ def compiled_bundle(source: bytes, pyodide: Path, *, timeout: float = 300) -> by
             told = " ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
             reason = told[-1000:] or f"exit {done.returncode}"
             raise OutputError(Message.of("check_page.compile_failed", reason=reason))
-        return out_path.read_bytes()
+        with zipfile.ZipFile(out_path) as made:
+            bytecode = {name: made.read(name) for name in made.namelist()}
+    # each module's bytecode in its place, the other files as they are
+    with zipfile.ZipFile(io.BytesIO(source)) as sources:
+        names = sources.namelist()
+        others = [(name, sources.read(name)) for name in names if not name.endswith(".py")]
+    modules = [name for name in names if name.endswith(".py")]
+    missing = [name for name in modules if f"{name}c" not in bytecode]
+    if missing:
+        reason = f"no bytecode for {', '.join(missing[:5])}"
+        raise OutputError(Message.of("check_page.compile_failed", reason=reason))
+    return _zipped([*others, *((f"{name}c", bytecode[f"{name}c"]) for name in modules)])
 
 
 TABLES_DEST: Final = "assets/rulebook/tables/{variant}"
