@@ -20,9 +20,12 @@ setup_environment() {
 
 # WeasyPrint (the pdf extra) prints the rulebooks' PDFs with the system's Pango and fonts,
 # which pip cannot install
+# (HarfBuzz's subsetter too: without it WeasyPrint falls back to fontTools, warns on every page,
+# and the site build, strict, stops on the warnings)
 pdf_ready() {
     .venv/bin/python -c "from rulebook_build.site.pdf import unavailable; raise SystemExit(unavailable())" &&
-        [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]
+        [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] &&
+        .venv/bin/python -c "import ctypes.util; raise SystemExit(not ctypes.util.find_library('harfbuzz-subset'))"
 }
 setup_pdf() {
     if ! pdf_ready >/dev/null 2>&1; then

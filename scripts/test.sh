@@ -44,8 +44,8 @@ if [ -n "${CI:-}" ] && [ ! -x /usr/sbin/nginx ]; then
     exit 1
 fi
 if [ -n "${CI:-}" ] && ! pdf_ready; then
-    echo "error: CI is set and WeasyPrint cannot print (Pango or the DejaVu fonts missing after" \
-        "the install step): the PDF tests cannot run" >&2
+    echo "error: CI is set and WeasyPrint cannot print (Pango, HarfBuzz's subsetter or the DejaVu" \
+        "fonts missing after the install step): the PDF tests cannot run" >&2
     exit 1
 fi
 

@@ -716,3 +716,22 @@ def test_a_page_weasyprint_cannot_print_is_named(
     assert raised.value.message == (
         "docs/nl/regels/x.md: its PDF was not made: no room on the page"
     )
+
+
+def test_the_machine_notice_is_no_complaint_about_a_page() -> None:
+    """WeasyPrint's notice that the machine lacks HarfBuzz's subsetter comes for every font of
+    every page of a machine without it, and the PDF is right all the same: it is not taken for
+    a complaint (which would stop the strict build); a real warning still is."""
+    import logging
+
+    records: list[logging.LogRecord] = []
+    logger = logging.getLogger("weasyprint")
+    with pdf._collected(records):
+        logger.warning(
+            'Using fontTools instead of HarfBuzz-Subset for font "DejaVu Serif". This will be '
+            "unsupported in future versions of WeasyPrint."
+        )
+        logger.warning("Ignored `colour: red` at 3:1, unknown property.")
+    assert [record.getMessage() for record in records] == [
+        "Ignored `colour: red` at 3:1, unknown property."
+    ]
