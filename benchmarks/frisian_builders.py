@@ -45,7 +45,9 @@ HEADER = b"differential build\nvalues follow\n"
 def compile_builder(folder: Path, revision: str | None) -> Path:
     """The builder of ``revision`` (None: the working tree's), compiled as the package does."""
     folder.mkdir(parents=True, exist_ok=True)
-    for source in (binaries.SOURCE, binaries.SHARED):
+    # the builder and every header beside it (draughts.h, lifetime.h, ...)
+    headers = sorted(binaries.SOURCE.parent.glob("*.h"))
+    for source in (binaries.SOURCE, *headers):
         if revision is None:
             text = source.read_bytes()
         else:

@@ -11,7 +11,12 @@ each class named, every ``N``-th published block of the folder is unpacked (its 
 checked first) and packed again: zlib as published, raw LZMA2 (preset 9 extreme, no literal
 context: the codes are not text) in blocks of the same size and of four times the size, bz2,
 and the codes split in two streams (the result, and the count-rule distance that a win or a
-loss adds to it) packed apart.  Prints each codec's bytes as a fraction of zlib's.
+loss adds to it) packed apart.  Then zlib with a preset dictionary (``zdict``, which Pyodide's
+zlib reads as fast as plain zlib) of 4 and 32 KB: pieces of 512 codes from the middle of blocks
+spread evenly over the class, the class's own sample (a page would fetch it once a class); and
+zlib in blocks of a quarter of the size ("zlib /4", the compact file's 4,096 codes: a probe
+then fetches a quarter of the codes), alone and with the 32 KB dictionary.  Prints each codec's
+bytes as a fraction of zlib's.
 """
 
 from __future__ import annotations
@@ -58,11 +63,35 @@ def split(codes: bytes) -> tuple[bytes, bytes]:
     return result, distance.to_bytes(len(codes), "little")
 
 
+def sampled_dictionary(codes: list[bytes], size: int, piece: int = 512) -> bytes:
+    """A preset dictionary of ``size`` bytes: pieces of ``piece`` codes from the middle of
+    blocks spread evenly over ``codes`` (the latest last, where zlib reaches them cheapest)."""
+    step = max(1, len(codes) // max(1, size // piece))
+    taken = bytearray()
+    for block in codes[::step]:
+        middle = max(0, (len(block) - piece) // 2)
+        taken += block[middle : middle + piece]
+    return bytes(taken[-size:])
+
+
+def zlib_bytes(blocks: list[bytes], dictionary: bytes = b"") -> int:
+    """Bytes of ``blocks`` packed one by one with zlib (``remote.LEVEL``), with a preset
+    dictionary where one is given."""
+    total = 0
+    for block in blocks:
+        packer = zlib.compressobj(remote.LEVEL, zdict=dictionary) if dictionary else None
+        packer = packer or zlib.compressobj(remote.LEVEL)
+        total += len(packer.compress(block) + packer.flush())
+    return total
+
+
 def packed(codes: list[bytes]) -> dict[str, int]:
     def lz(data: bytes) -> int:
         return len(lzma.compress(data, format=lzma.FORMAT_RAW, filters=LZMA))
 
     fours = [b"".join(codes[at : at + 4]) for at in range(0, len(codes), 4)]
+    quarter = remote.SPAN // 4
+    quarters = [c[at : at + quarter] for c in codes for at in range(0, len(c), quarter)]
     codecs: dict[str, Callable[[], int]] = {
         "zlib": lambda: sum(len(zlib.compress(c, remote.LEVEL)) for c in codes),
         "lzma": lambda: sum(lz(c) for c in codes),
@@ -72,6 +101,10 @@ def packed(codes: list[bytes]) -> dict[str, int]:
             len(zlib.compress(p, remote.LEVEL)) for c in codes for p in split(c)
         ),
         "split lzma": lambda: sum(lz(p) for c in codes for p in split(c)),
+        "zlib dict 4k": lambda: zlib_bytes(codes, sampled_dictionary(codes, 4096)),
+        "zlib dict 32k": lambda: zlib_bytes(codes, sampled_dictionary(codes, 32768)),
+        "zlib /4": lambda: zlib_bytes(quarters),
+        "zlib /4 dict 32k": lambda: zlib_bytes(quarters, sampled_dictionary(codes, 32768)),
     }
     return {label: count() for label, count in codecs.items()}
 

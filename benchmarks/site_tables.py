@@ -52,6 +52,9 @@ def main() -> int:
     parser.add_argument("files", nargs="+")
     parser.add_argument("--pages", default="16", help="blocks a page (the site publishes 16)")
     parser.add_argument(
+        "--span", default=str(remote.SPAN), help="codes a published block (a multiple of 4,096)"
+    )
+    parser.add_argument(
         "--per-request", default=str(remote.PAGES_A_REQUEST), help="pages a request brings"
     )
     parser.add_argument(
@@ -72,12 +75,14 @@ def main() -> int:
         found, _errors = read_pdn_file(Path(name))
         games += [g for g in found if g.is_problem]
     settings = [
-        (int(p), int(w), int(r))
+        (int(s), int(p), int(w), int(r))
+        for s in args.span.split(",")
         for p in args.pages.split(",")
         for w in args.whole.split(",")
         for r in args.per_request.split(",")
     ]
-    for page, whole, per_request in settings:
+    for span, page, whole, per_request in settings:
+        remote.SPAN = span  # type: ignore[misc]
         remote.PAGE = page  # type: ignore[misc]
         remote.WHOLE_BYTES = whole  # type: ignore[misc]
         remote.PAGES_A_REQUEST = per_request  # type: ignore[misc]
@@ -85,7 +90,7 @@ def main() -> int:
             variant = game_variant(game)
             assert variant is not None
             tables = checker_tables(variant)
-            folder = args.folder / f"{variant.name}-page-{page}"
+            folder = args.folder / f"{variant.name}-span-{span}-page-{page}"
             manifest = remote.publish(tables, folder, pieces=DEFAULT_TABLE_PIECES[variant.name])
             requests: list[tuple[str, int, int]] = []
             fetch = remote.folder_fetch(folder, requests)
@@ -112,7 +117,7 @@ def main() -> int:
                 or (start == 0 and end == manifest["classes"][name.split(".")[0]]["bytes"])
             )
             print(
-                f"page {page:3} whole {whole:8} pages a request {per_request:3}  "
+                f"span {span:6} page {page:3} whole {whole:8} pages a request {per_request:3}  "
                 f"{game.tag('Event') or '?':10} "
                 f"{judgement.grade:21} "
                 f"{len(requests):6} requests ({len(requests) - ahead_count} one after another) "
