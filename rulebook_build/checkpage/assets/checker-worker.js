@@ -92,6 +92,11 @@ var SCOUT_ROUNDS = 4; /* rounds of scouts before a search (benchmarks/site_table
 /* blocks a scout may want before it stops: fewer leave a long judgement waiting on many
  * requests one after another (benchmarks/README.md, "Browser checker") */
 var SCOUT_ENOUGH = 512;
+/* and before Python (scoutEarly): those scouts cannot read a block, so every block they meet
+ * past the first few hundred is a guess that the rounds after Python, which read what came,
+ * mostly do not need; fewer there leave the line to Pyodide's files and to those rounds
+ * (benchmarks/README.md, "On a faster machine") */
+var EARLY_ENOUGH = 256;
 /* a scout's ranges of one file at most this many bytes apart are asked in one request, the
  * bytes between too: a request costs a round trip and these bytes some milliseconds at a home
  * connection's speed, and the judgement reads blocks near those its scouts met.  Before
@@ -386,14 +391,15 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
     rangeOf: rangeOf,
     ready: ready,
     rounds: SCOUT_ROUNDS,
-    gap: MERGE_GAP
+    gap: MERGE_GAP,
+    enough: SCOUT_ENOUGH
   };
   return scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress);
 }
 
 /* scoutAhead's rounds, with `scouting`: {host, rangeOf(a, b, c, d, block), ready(a, b, c, d,
- * block), rounds, gap (mergedRanges)}; scoutEarly's too (its own host and ranges, nothing
- * ready, one round, a smaller gap) */
+ * block), rounds, gap (mergedRanges), enough (blocks a scout may want)}; scoutEarly's too (its
+ * own host and ranges, nothing ready, one round, its own gap and enough) */
 function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
   var host = scouting.host;
   var rangeOf = scouting.rangeOf;
@@ -413,7 +419,7 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
     var began = performance.now();
     fetched.rounds += 1;
     var still = running.filter(function (line) {
-      var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, SCOUT_ENOUGH);
+      var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, scouting.enough);
       if (!blocks.length) {
         scoutedNodes[line.split(" ").slice(3).join(" ")] = true; /* it had every block */
       }
@@ -542,7 +548,8 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
           return false;
         },
         rounds: 1,
-        gap: EARLY_GAP
+        gap: EARLY_GAP,
+        enough: EARLY_ENOUGH
       };
       var folder = base + "rulebook/tables/" + variant + "/";
       var scouts = { lines: lines, mark: "" };
