@@ -410,16 +410,12 @@ static void for_each_parent(void (*visit)(uint64_t, int), int distance) {
     run own, other;
     decode_node(GROUP[0], &k, &om, &ok, &pm, &pk, &own, &other);
     int pa = MEMBERS[k].partner;
-    /* each node's run of the side to move, as the parent's last digit (with_runs); the parents
-     * are found with none (``before``) */
+    /* each node's run of the side to move (its slot's digit, runs_of_slot: the group shares
+     * the placement), as the parent's last digit (with_runs); the parents are found with none
+     * (``before``) */
+    const layout *l = &MEMBERS[k].l, *pl = &MEMBERS[pa].l;
     for (int j = 0; j < GROUP_COUNT; j++) {
-        run mine = own, theirs = other;
-        if (j) {
-            bb a, b, c, e;
-            int kj;
-            decode_node(GROUP[j], &kj, &a, &b, &c, &e, &mine, &theirs);
-        }
-        const layout *pl = &MEMBERS[pa].l;
+        run mine = j ? run_of_digit(GROUP[j] % DIGITS / l->other_digits, ok) : own;
         OFFSET[j] = pl->slots != pl->size && pl->other_digits > 1
                         ? (int64_t)run_digit(mirror_run(mine), mirror(ok))
                         : 0;
@@ -444,7 +440,7 @@ static void for_each_parent(void (*visit)(uint64_t, int), int distance) {
     run before = mirror_run(own);
     /* the other side (moving down in this frame) made the last move: take it back */
     if (!other.count && !SLICES) { /* with a run, the last move was that king's */
-        if (!SLICES) r[1] = rank_of(1, mpk, pm4[1]);
+        r[1] = rank_of(1, mpk, pm4[1]);
         for (bb x = pm; x; x &= x - 1) {
             int t = __builtin_ctzll(x);
             for (int d = 0; d < 2; d++) { /* it came from one square up */
