@@ -215,13 +215,15 @@ static int64_t node_of_ranks(int k, const int64_t r[4], bb ok, bb pk, run own, r
 }
 
 /* the member, position and runs of a node; 0 for an unused slot (two pieces on one square) */
+/* the member a node belongs to */
+static inline int member_of(uint64_t node) {
+    return SLICES ? node >= SLICE_SIZE : MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
+}
+
 static int decode_node(uint64_t node, int *k, bb *om, bb *ok, bb *pm, bb *pk, run *own, run *other) {
     *own = *other = NO_RUN;
-    if (!SLICES) {
-        *k = MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
-        return decode_slot(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk, own, other);
-    }
-    *k = node >= SLICE_SIZE;
+    *k = member_of(node);
+    if (!SLICES) return decode_slot(&MEMBERS[*k].l, node - MEMBERS[*k].offset, om, ok, pm, pk, own, other);
     uint64_t r = node - (uint64_t)*k * SLICE_SIZE;
     const layout *l = &MEMBERS[*k].l;
     uint64_t kings = quotient(r, l->by_digits);
@@ -583,22 +585,21 @@ static void settle(int keep) {
                  * has the same run (the same last digit of the slot), one for each run of the
                  * side to move (the bucket is sorted: they follow it, among the placement's
                  * other nodes) */
-                uint64_t placement = quotient(node, BY_DIGITS);
-                int k = SLICES ? node >= SLICE_SIZE : MEMBER_COUNT == 2 && node >= MEMBERS[1].offset;
-                uint64_t other_digits = MEMBERS[k].l.other_digits;
-                uint64_t last = (node - placement * DIGITS) % other_digits;
                 VALUES[node] = (val)distance;
                 REMAINING[node] = DONE;
                 GROUP[0] = node;
                 GROUP_COUNT = 1;
-                /* (unsorted, International, a placement is one node: no group to look for) */
-                for (size_t j = i; FRISIAN && DIGITS > 1 && j < b->count && b->items[j] < (placement + 1) * DIGITS;
-                     j++) {
-                    uint64_t next = b->items[j];
-                    if ((next - placement * DIGITS) % other_digits != last || !unsettled(next)) continue;
-                    VALUES[next] = (val)distance;
-                    REMAINING[next] = DONE;
-                    GROUP[GROUP_COUNT++] = next;
+                if (FRISIAN && DIGITS > 1) { /* (International: a placement is one node) */
+                    uint64_t first = quotient(node, BY_DIGITS) * DIGITS, end = first + DIGITS;
+                    uint64_t other_digits = MEMBERS[member_of(node)].l.other_digits;
+                    uint64_t last = (node - first) % other_digits;
+                    for (size_t j = i; j < b->count && b->items[j] < end; j++) {
+                        uint64_t next = b->items[j];
+                        if ((next - first) % other_digits != last || !unsettled(next)) continue;
+                        VALUES[next] = (val)distance;
+                        REMAINING[next] = DONE;
+                        GROUP[GROUP_COUNT++] = next;
+                    }
                 }
                 for_each_parent(found, distance);
             }
