@@ -79,8 +79,11 @@ def zlib_bytes(blocks: list[bytes], dictionary: bytes = b"") -> int:
     dictionary where one is given."""
     total = 0
     for block in blocks:
-        packer = zlib.compressobj(remote.LEVEL, zdict=dictionary) if dictionary else None
-        packer = packer or zlib.compressobj(remote.LEVEL)
+        packer = (
+            zlib.compressobj(remote.LEVEL, zdict=dictionary)
+            if dictionary
+            else zlib.compressobj(remote.LEVEL)
+        )
         total += len(packer.compress(block) + packer.flush())
     return total
 
