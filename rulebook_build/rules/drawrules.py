@@ -67,10 +67,21 @@ def two_kings_against_one(counts: tuple[int, int, int, int]) -> bool | None:
 
 
 def initial_clocks(variant: Variant, state: State) -> DrawClocks:
-    counts = material(state)
+    return clocks_of_material(variant, material(state))
+
+
+def clocks_of_material(variant: Variant, counts: tuple[int, int, int, int]) -> DrawClocks:
+    """The clocks of a position of this material whose counts start afresh (after a capture)."""
     if variant.max_consecutive_king_moves is None:
         return DrawClocks(lone_king_ending(counts), 0, 0, None, 0)
     return DrawClocks(None, 0, 0, two_kings_against_one(counts), 0)
+
+
+def fresh_plies(variant: Variant, counts: tuple[int, int, int, int]) -> int | None:
+    """``plies_left`` of a position of this material whose counts start afresh: the most any
+    position of it can have (None: no count runs there).  ``counts`` may be side-relative:
+    who has which pieces does not change it."""
+    return plies_left(variant, clocks_of_material(variant, counts))
 
 
 def advance(

@@ -31,7 +31,15 @@ from rulebook_build.engine.tables.remote import (
     publish,
     site_checker_tables,
 )
-from rulebook_build.rules import FRISIAN, INTERNATIONAL, DrawClocks, State, Variant, generate
+from rulebook_build.rules import (
+    FRISIAN,
+    INTERNATIONAL,
+    DrawClocks,
+    State,
+    Variant,
+    fresh_plies,
+    generate,
+)
 from rulebook_build.rules.board import BIT_OF_SQUARE
 from rulebook_build.rules.drawrules import initial_clocks
 
@@ -160,12 +168,14 @@ def test_every_reader_works_out_the_captures_the_site_leaves_out(readers: Reader
 def test_the_published_codes_leave_the_captures_out(readers: Readers) -> None:
     """Where the side to move must capture, a published slot carries the code before it (the
     resolving readers above would pass as well on tables that kept them); elsewhere the
-    compact file's code."""
+    compact file's code, its distance as kept."""
     material = (1, 1, 1, 0)  # a man and a king against a man: many positions that must capture
     name = material_name(material)
     published = bytes(readers.site.remote[material].codes())
     fields = readers.local.pure.compact_fields(material)
     codes = bytes(compact.CompactTable(readers.folder / f"{name}{compact.SUFFIX}", fields).codes())
+    # with the count-rule distances the checker keeps (test_kept_distance.py)
+    codes = codes.translate(compact.kept_codes(fresh_plies(INTERNATIONAL, material)))
     assert len(published) == len(codes)
     layout = readers.local.pure.store.layout(material)
     filled = kept = 0
@@ -282,8 +292,9 @@ def test_a_capture_is_worked_out_as_the_builder_counts_it(
 def test_without_a_c_compiler_the_site_publishes_the_captures_as_stored(
     readers: Readers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No program to fill the slots: the codes go out as the compact files hold them, and the
-    manifest says so, so that the Python reader reads every position from the tables."""
+    """No program to fill the slots: the codes go out as the compact files hold them (their
+    distances as kept), and the manifest says so, so that the Python reader reads every
+    position from the tables."""
     monkeypatch.setattr(binaries, "executable", lambda *args, **kwargs: None)
     manifest = publish(readers.local, tmp_path, pieces=3)
     assert manifest["captures"] == "stored"
@@ -294,7 +305,7 @@ def test_without_a_c_compiler_the_site_publishes_the_captures_as_stored(
     compact_file = readers.folder / f"{material_name(material)}{compact.SUFFIX}"
     assert bytes(site.remote[material].codes()) == bytes(
         compact.CompactTable(compact_file, fields).codes()
-    )
+    ).translate(compact.kept_codes(fresh_plies(INTERNATIONAL, material)))
 
 
 @pytest.fixture(scope="module")

@@ -846,9 +846,30 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* search.py _counted_win: a value of a table with count rules (probe(1, ...)) that is a win
- * fitting the node's clocks */
+/* drawrules.fresh_plies: the plies a position of the node's material has when its counts start
+ * afresh, the most any of its positions has */
+static int fresh_plies(const node *n) {
+    if (FRISIAN) return strong_of(n) >= 0 ? 2 * TWO_KINGS_MOVES - 1 : NO_LIMIT;
+    int e = ending_of(__builtin_popcountll(n->om), __builtin_popcountll(n->ok), __builtin_popcountll(n->pm),
+                      __builtin_popcountll(n->pk));
+    return e == 5 ? 10 : e == 16 ? 32 : KING_ONLY_PLIES;
+}
+
+/* compact.kept_distance: of a count-rule distance the checker keeps only whether it fits the
+ * fresh budget (the site's tables keep no more), as the longest distance of its result that
+ * does, or far */
+static int16_t kept_distance(int16_t v, const node *n) {
+    if (v < 0 || v >= FAR_LOSS) return v;
+    int fresh = fresh_plies(n);
+    if (fresh == NO_LIMIT) return v;
+    if (v > fresh) return v & 1 ? FAR_WIN : FAR_LOSS;
+    return (int16_t)((fresh - v) % 2 ? fresh - 1 : fresh);
+}
+
+/* search.py _counted_win with kinds.py CheckerTables.probe_rules: a value of a table with count
+ * rules (probe(1, ...)), as kept, that is a win fitting the node's clocks */
 static int counted_win(int16_t counted, const node *n) {
+    counted = kept_distance(counted, n);
     return counted != NOT_COVERED && white_wins(counted, n->white) && counted <= plies_left(n);
 }
 
@@ -1370,9 +1391,10 @@ static int parse_node(char **field, node *out) {
     return 1;
 }
 
-/* what the tables say of a node, both kinds: "pure V" and "rules V", or "none" ("probe", "moves") */
+/* what the tables say of a node, both kinds: "pure V" and "rules V" (its distance as kept), or
+ * "none" ("probe", "moves") */
 static void print_probes(const node *n) {
-    int16_t v[2] = {probe(0, n), probe(1, n)};
+    int16_t v[2] = {probe(0, n), kept_distance(probe(1, n), n)};
     const char *names[2] = {"pure", "rules"};
     for (int k = 0; k < 2; k++) {
         if (v[k] == NOT_COVERED) printf("%s none\n", names[k]);

@@ -70,6 +70,39 @@ CODES: Final = len(RULES_VALUE)
 _CACHED_BLOCKS: Final = 4096
 
 
+def kept_distance(plies: int, fresh: int | None) -> int:
+    """What the checker keeps of a count-rule distance ``plies`` (a win when odd, a loss when
+    even) of a position whose material allows ``fresh`` plies when its counts start afresh
+    (``drawrules.fresh_plies``; None: no count runs there): whether it fits, as the longest
+    distance of its result that does, or ``FAR_WIN`` / ``FAR_LOSS`` when it does not.
+
+    A node's clocks leave it at most ``fresh`` plies, so a kept distance fits them only where
+    the true one does: a proof by it is sound.  Where they leave exactly ``fresh`` (the counts
+    start afresh, as after every capture, the way into a class) it fits exactly when the true
+    one does, and a search enters a class only that way.  The site publishes only this
+    (``remote.py``), a third of the bytes: the exact distance is most of a class's entropy."""
+    if fresh is None or plies < 0 or plies >= FAR_LOSS:
+        return plies
+    if plies > fresh:
+        return FAR_WIN if plies & 1 else FAR_LOSS
+    return fresh if (fresh - plies) % 2 == 0 else fresh - 1
+
+
+def kept_codes(fresh: int | None) -> bytes:
+    """A ``bytes.translate`` table from codes to the codes of their kept distances
+    (:func:`kept_distance`): how the site publishes a class whose fresh budget is ``fresh``."""
+    table = bytearray(range(256))
+    for code in range(4, CODES):
+        kept = kept_distance(RULES_VALUE[code], fresh)
+        if kept == FAR_WIN:
+            table[code] = 2
+        elif kept == FAR_LOSS:
+            table[code] = 3
+        else:
+            table[code] = 4 + kept // 2 if kept & 1 else 36 + kept // 2
+    return bytes(table)
+
+
 class Disagreement(ValueError):
     """Two tables of one class that cannot both be right (``code_of``)."""
 

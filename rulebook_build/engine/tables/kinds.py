@@ -26,7 +26,7 @@ from rulebook_build.engine.tables.endgame import (
 )
 from rulebook_build.engine.tables.index import Material, material_name, pair_name
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules import State, Variant, find_variant
+from rulebook_build.rules import State, Variant, find_variant, fresh_plies, piece_counts
 
 DEFAULT_TABLE_PIECES: Final = {"international": 5, "frisian": 4}
 """The tables ``rulebook check`` builds itself without ``--table-pieces``, and the check page
@@ -121,7 +121,13 @@ class CheckerTables:
         return self.pure.probe(state)
 
     def probe_rules(self, state: State) -> Outcome | None:
-        return self.rules.probe(state)
+        """The value with count rules as the checker keeps it (``compact.kept_distance``):
+        whether its distance fits a fresh budget, and not how far it is."""
+        outcome = self.rules.probe(state)
+        if outcome is None or outcome.result == "draw":
+            return outcome
+        kept = compact.kept_distance(outcome.plies, fresh_plies(self.variant, piece_counts(state)))
+        return outcome if kept == outcome.plies else Outcome(outcome.result, kept)
 
     def missing(self) -> list[tuple[EndgameTables, Material]]:
         """The classes built on first use that are not in the cache yet."""

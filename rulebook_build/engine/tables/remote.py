@@ -65,9 +65,9 @@ from rulebook_build.engine.tables.kinds import CheckerTables
 from rulebook_build.engine.tables.retrograde import DRAW, counted_exit
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import program_options
-from rulebook_build.rules import State, Variant, generate, make
+from rulebook_build.rules import State, Variant, fresh_plies, generate, make
 
-FORMAT: Final = "site-tables-4"
+FORMAT: Final = "site-tables-5"
 SPAN: Final = 16_384
 """Codes a published block: four of the compact file's (``compact.BLOCK``).  Longer blocks
 let zlib find the long runs the filled slots make (a fifth fewer bytes than blocks of 4,096
@@ -164,13 +164,15 @@ def captures_of(tables: CheckerTables) -> str:
 def published_codes(
     tables: CheckerTables, material: Material, table: compact.CompactTable, captures: str
 ) -> bytes:
-    """The codes of a class as the site publishes them: the compact file's, with every slot no
+    """The codes of a class as the site publishes them: the compact file's with only the
+    count-rule distances the checker keeps (``compact.kept_codes``), and with every slot no
     probe of the site's tables reads given the code before it (``pack fill``, ``native/pack.c``):
     the unused slots, and where ``captures`` (:func:`captures_of`) is ``"search"`` every
     position whose side to move must capture, which the readers work out from the positions its
     captures lead to (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).
-    Without a C compiler, the compact file's codes as they are."""
+    Without a C compiler, no slot is filled."""
     codes = b"".join(table.block(n) for n in range(-(-table.size // compact.BLOCK)))
+    codes = codes.translate(compact.kept_codes(fresh_plies(tables.variant, material)))
     program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
     if program is None:
         return codes
