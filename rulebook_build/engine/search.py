@@ -77,7 +77,8 @@ class TableLike(Protocol):
 
     def probe_rules(self, state: State) -> OutcomeLike | None:
         """A value that holds with the count rules when its distance fits the clocks (None: not
-        covered, or no such tables)."""
+        covered, or no such tables); a distance that may be longer than the true one, never
+        shorter (``compact.kept_distance``)."""
 
 
 class AnswerLike(Protocol):

@@ -27,6 +27,15 @@ distance with at most 50 plies.  A count-rule draw of a pure win becomes ``FAR_W
 proves anything.  The one thing lost is the pure distance, which only building needs: tables
 are built from the int16 files (``retrograde.py``, ``store.py``), and packed afterwards.
 
+The checker keeps less again of the count-rule distance (:func:`kept_distance`): whether it fits
+the plies the class's material allows when the counts start afresh, as the longest distance of
+its result that does.  A search enters a class by a capture, which starts the counts afresh, so
+there this is all a proof needs; deeper in a class the clocks have run, and the search goes on
+instead of proving by a distance it no longer has.  Files keep the exact distance; the checker's
+probes (``kinds.py``, ``prover.c``) and the codes the site publishes (``remote.py``, with
+:func:`kept_codes`) keep only that, four values where the distance had 64, and that is what
+makes the published set a third of the size.
+
 The file is the table file's two header lines (``tablefile.py``: what it holds and the SHA-256
 of what follows), then the block index (``blocks + 1`` little-endian uint64 offsets, from the
 start of the index, of each block's zlib stream and of the end), then the streams.  A file is

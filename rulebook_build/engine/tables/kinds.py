@@ -91,7 +91,9 @@ class CheckerTables:
     A pure loss or draw for White is no White win with the count rules either (they only ever
     turn a game into a draw), so pure tables may close a node as refuted.  A pure win may be one
     that a count rule stops on the way, so a node is closed as proved only by the tables with
-    count rules, and only when their distance fits the node's own clocks (``search.py``).
+    count rules, and only when their distance fits the node's own clocks (``search.py``); of
+    that distance :meth:`probe_rules` keeps only whether it fits the class's fresh budget
+    (``compact.kept_distance``), as the site publishes it.
     """
 
     def __init__(self, pure: EndgameTables, rules: EndgameTables) -> None:

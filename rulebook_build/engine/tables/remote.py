@@ -5,7 +5,9 @@ pieces, Frisian to 4), and a check touches a few thousand of their blocks at mos
 browser fetches only those, with HTTP Range requests against the static site, as SQLite
 databases are queried from static hosting (sql.js-httpvfs).  The site publishes per class the
 codes of its compact file (``compact.py``), whose whole checksum the site build verified
-first, with every slot no probe reads given the code before it (:func:`published_codes`):
+first, with only the count-rule distances the checker keeps (``compact.kept_codes``: whether
+each fits the class's fresh budget, a third of the bytes of the exact ones) and with every slot
+no probe reads given the code before it (:func:`published_codes`):
 the unused slots and the positions whose side to move must capture (:data:`CAPTURES`), whose
 value the reader works out from the positions the captures lead to, as Moby Dam and Kingsrow
 leave captures out of their tables.  So the long runs compress well, in blocks of
