@@ -16,6 +16,7 @@ import pytest
 
 from rulebook_build.engine.search import ProofSearch
 from rulebook_build.engine.tables import compact
+from rulebook_build.engine.tables.endgame import Outcome
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.rules import INTERNATIONAL, DrawClocks, fresh_plies, plies_left
 from rulebook_build.rules.drawrules import KING_ONLY_PLIES, initial_clocks, material
@@ -26,26 +27,29 @@ BUDGETS = (10, 13, 32, 50)
 kings against one in Fries Spel (art. 18), and the 25-move count (art. 9d)."""
 
 
-@pytest.mark.parametrize("fresh", BUDGETS)
-def test_a_kept_distance_fits_a_budget_only_where_the_true_one_does(fresh: int) -> None:
+@pytest.mark.parametrize("fresh", (*BUDGETS, None))
+def test_a_kept_distance_fits_a_budget_only_where_the_true_one_does(fresh: int | None) -> None:
+    limit = compact.CAP if fresh is None else fresh
     kept_values = set()
-    for plies in range(compact.CAP + 1):
+    for plies in range(compact.CAP + 8):
         kept = compact.kept_distance(plies, fresh)
         kept_values.add(kept)
-        assert kept & 1 == plies & 1, (plies, kept)  # the same result (FAR_WIN is odd)
-        for budget in range(fresh + 1):  # whatever the clocks leave, never more than fresh
+        if kept == compact.DRAW:  # kept as no count-rule result: proves nothing
+            assert plies > limit, plies
+            continue
+        assert kept & 1 == plies & 1, (plies, kept)  # the same result
+        for budget in range(limit + 1):  # whatever the clocks leave, never more than fresh
             assert kept > budget or plies <= budget, (plies, budget)
         # where the counts start afresh it fits exactly when the true distance does
-        assert (kept <= fresh) == (plies <= fresh), plies
-    # a win that fits, a loss that fits, and the two far ones: nothing of how far
-    assert len(kept_values) == 4, sorted(kept_values)
+        assert kept <= limit and plies <= limit, plies
+    # a win that fits, a loss that fits, and none: nothing of how far
+    assert len(kept_values) == 3, sorted(kept_values)
 
 
-def test_draws_far_values_and_material_without_a_count_are_kept_as_they_are() -> None:
-    for value in (compact.UNUSED, compact.DRAW, compact.FAR_WIN, compact.FAR_LOSS):
+def test_draws_and_unused_slots_are_kept_as_they_are() -> None:
+    for value in (compact.UNUSED, compact.DRAW):
         for fresh in (*BUDGETS, None):
             assert compact.kept_distance(value, fresh) == value
-    assert [compact.kept_distance(p, None) for p in range(64)] == list(range(64))
 
 
 @pytest.mark.parametrize("fresh", (*BUDGETS, None))
@@ -115,3 +119,27 @@ def test_the_checker_proves_by_a_table_only_what_the_kept_distance_fits(
         assert session.describe(state, late).estimate == (1, 1)
         assert session.describe(state, fresh).estimate[0] == 0  # proved
     assert search.lookup((state, fresh))[0] == 0
+
+
+class Far:
+    """Tables with count rules that call every position a win in ``plies``."""
+
+    def __init__(self, plies: int) -> None:
+        self.plies = plies
+
+    def probe(self, state: object) -> Outcome:
+        return Outcome("win", self.plies)
+
+
+def test_a_counted_win_past_the_fresh_budget_is_kept_as_no_win(tables: CheckerTables) -> None:
+    """A win the table counts past the plies a fresh count allows (the International tables
+    have none: their count-rule distance is a draw there; Fries Spel's, with no count to fit,
+    may count past ``CAP``) is kept as a draw, which proves nothing."""
+    state, _plies = a_short_counted_win(tables)
+    fresh = initial_clocks(INTERNATIONAL, state)
+    for plies, proves in ((KING_ONLY_PLIES - 1, True), (KING_ONLY_PLIES + 1, False)):
+        made_up = CheckerTables(tables.pure, Far(plies))  # type: ignore[arg-type]
+        kept = made_up.probe_rules(state)
+        assert kept is not None and kept.result == ("win" if proves else "draw"), kept
+        search = ProofSearch(INTERNATIONAL, tables=made_up)
+        assert search._counted_win(state, True, fresh) is proves

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.engine import binaries
+from rulebook_build.engine.search import ProofSearch, root_node
 from rulebook_build.engine.tables import compact, remote
 from rulebook_build.engine.tables.endgame import Outcome, outcome_of
 from rulebook_build.engine.tables.index import material_name
@@ -31,6 +32,7 @@ from rulebook_build.engine.tables.remote import (
     publish,
     site_checker_tables,
 )
+from rulebook_build.notation.fen import parse_fen
 from rulebook_build.rules import (
     FRISIAN,
     INTERNATIONAL,
@@ -347,3 +349,21 @@ def test_every_fries_spel_capture_is_worked_out_as_stored(frisian: Readers) -> N
                     assert frisian.hosted.probe(state, clocks) == expected, ("webassembly", state)
                     checked += 1
     assert checked > 1000, checked
+
+
+def test_a_pure_win_that_art_18_stops_is_no_win_on_the_page_either(frisian: Readers) -> None:
+    """A man and a king against a king that win only by promoting into two kings against one,
+    which art. 18 then draws (``test_counted_tables.py``): the compact code of such a slot is
+    a pure win with no count-rule win kept, which the page's readers must not take for a win
+    with no count running (Fries Spel has none outside art. 18's ending)."""
+    state = parse_fen("W:W23,K24:BK41", variant=FRISIAN).state()
+    local = frisian.local.probe_rules(state)
+    assert local is not None and local.result == "draw"
+    site = frisian.site.probe_rules(state)
+    assert site is not None and site.result == "draw", site
+    node = root_node(FRISIAN, state)
+    assert ProofSearch(FRISIAN, tables=frisian.site).lookup(node) == (1, 1)
+    clocks = initial_clocks(FRISIAN, state)
+    assert frisian.hosted.probe(state, clocks)[1] == -1
+    assert frisian.hosted.describe(state, clocks).estimate == (1, 1)
+    assert frisian.native.describe(state, clocks).estimate == (1, 1)

@@ -435,13 +435,16 @@ static const char *TABLE_DIR[2];
 #define CODES 68
 #define FAR_WIN 32767
 #define FAR_LOSS 32766
+#define DISTANCE_CAP 63 /* compact.CAP: the longest count-rule distance a compact code keeps */
 static int16_t VALUE_OF[2][CODES];
 
 static void init_codes(void) {
     static const int16_t first[4] = {-2, -1, FAR_WIN, FAR_LOSS};
     for (int c = 0; c < CODES; c++) {
         int16_t pure = c < 4 ? first[c] : c < 36 ? FAR_WIN : FAR_LOSS;
-        int16_t rules = c < 4 ? first[c] : c < 36 ? 2 * (c - 4) + 1 : 2 * (c - 36);
+        /* compact.RULES_VALUE: codes 2 and 3 keep no count-rule win or loss, a draw for a proof
+         * (FAR_WIN here would prove in Fries Spel, where no count runs outside art. 18) */
+        int16_t rules = c < 2 ? first[c] : c < 4 ? -1 : c < 36 ? 2 * (c - 4) + 1 : 2 * (c - 36);
         VALUE_OF[0][c] = pure;
         VALUE_OF[1][c] = rules;
     }
@@ -590,6 +593,7 @@ static size_t after_header(const unsigned char *map, size_t size) {
 #endif
 
 static int16_t probe(int kind, const node *n);
+static int16_t kept_distance(int16_t v, const node *n);
 
 /* ../tables/remote.py CAPTURES: the site's tables leave the positions whose side to move must
  * capture to the reader (their slots hold the code before them, which compresses to
@@ -611,18 +615,20 @@ static int resolved_code(const node *n) {
     for (int i = 0; i < count; i++) {
         node c;
         child_of(&c, n, &t, moves[i].origin, moves[i].dest, moves[i].king, moves[i].captured);
-        int16_t v = c.om | c.ok ? probe(1, &c) : 0; /* no pieces left to move: lost at once */
-        if (v == NOT_COVERED) {
+        /* no pieces left to move: lost at once; else the child's distance as kept, and where
+         * that keeps no result (a draw with the count rules), the pure one */
+        int16_t v = c.om | c.ok ? kept_distance(probe(1, &c), &c) : 0;
+        int16_t pure = v < 0 && v != NOT_COVERED ? probe(0, &c) : v;
+        if (v == NOT_COVERED || pure == NOT_COVERED) {
             free(moves);
             return -1;
         }
-        if (v < 0) draws++;
-        else if (!(v & 1)) losses++;
-        /* a conversion: the child's fresh counts allow it.  A far value is a count-rule draw, or
-         * a distance past CAP that no International count allows; a Fries Spel child with no
-         * count running would convert it, which the compact code cannot tell from a draw: the
-         * tests and benchmarks/site_captures.py find no such child in the published classes */
-        if (v >= 0 && v < FAR_LOSS && v <= plies_left(&c)) {
+        if (pure < 0) draws++;
+        else if (!(pure & 1)) losses++;
+        /* a conversion: the child's fresh counts allow it (a kept distance past them is a draw,
+         * and so is one past CAP in Fries Spel where no count runs: the compact code keeps no
+         * more, and the tests and benchmarks/site_captures.py find no such child) */
+        if (v >= 0 && v <= plies_left(&c)) {
             if (!(v & 1)) counted_loss = 1;
         } else counted_wins = 0;
     }
@@ -856,14 +862,14 @@ static int fresh_plies(const node *n) {
 }
 
 /* compact.kept_distance: of a count-rule distance the checker keeps only whether it fits the
- * fresh budget (the site's tables keep no more), as the longest distance of its result that
- * does, or far */
+ * fresh budget (the site's tables keep no more; CAP where no count runs), as the longest
+ * distance of its result that does, or a draw */
 static int16_t kept_distance(int16_t v, const node *n) {
-    if (v < 0 || v >= FAR_LOSS) return v;
+    if (v < 0) return v;
     int fresh = fresh_plies(n);
-    if (fresh == NO_LIMIT) return v;
-    if (v > fresh) return v & 1 ? FAR_WIN : FAR_LOSS;
-    return (int16_t)((fresh - v) % 2 ? fresh - 1 : fresh);
+    int limit = fresh < DISTANCE_CAP ? fresh : DISTANCE_CAP;
+    if (v > limit) return -1;
+    return (int16_t)((limit - v) % 2 ? limit - 1 : limit);
 }
 
 /* search.py _counted_win with kinds.py CheckerTables.probe_rules: a value of a table with count

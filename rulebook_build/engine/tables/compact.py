@@ -18,13 +18,13 @@ block of 4 KB), about 0.15 bytes a slot on the 4-piece International tables: a 2
 int16 tables.  Like Syzygy's "cursed" wins for chess's 50-move rule, code 2 keeps a win that
 the count rules stop apart from a win they allow.
 
-What a probe of a compact table answers, per kind (``PURE_VALUE``, ``RULES_VALUE``): the
-distance of a count-rule win or loss within ``CAP``, exactly; otherwise ``FAR_WIN`` (32767) or
-``FAR_LOSS`` (32766), a result whose distance fits no clocks, and -1 for a draw.  Every use the
-checker makes of a table gives the same answer with these values as with the built ones: the
-search (``search.py``, ``prover.c``) reads the pure value's result and compares the count-rule
-distance with at most 50 plies.  A count-rule draw of a pure win becomes ``FAR_WIN``: neither
-proves anything.  The one thing lost is the pure distance, which only building needs: tables
+What a probe of a compact table answers, per kind (``PURE_VALUE``, ``RULES_VALUE``): of the
+pure kind the result, a win ``FAR_WIN`` (32767) and a loss ``FAR_LOSS`` (32766); of the kind
+with count rules the distance of a win or loss within ``CAP``, exactly, and otherwise a draw
+(-1), which proves nothing.  Every use the checker makes of a table gives the same answer with
+these values as with the built ones, its distances kept as below: the search (``search.py``,
+``prover.c``) reads the pure value's result and compares the count-rule distance with the
+plies the clocks leave.  The one thing lost is the pure distance, which only building needs: tables
 are built from the int16 files (``retrograde.py``, ``store.py``), and packed afterwards.
 
 The checker keeps less again of the count-rule distance (:func:`kept_distance`): whether it fits
@@ -73,28 +73,32 @@ DRAW: Final = -1
 
 PURE_VALUE: Final = (UNUSED, DRAW, FAR_WIN, FAR_LOSS, *(FAR_WIN,) * 32, *(FAR_LOSS,) * 32)
 """What a probe of the pure kind answers for each code."""
-RULES_VALUE: Final = (UNUSED, DRAW, FAR_WIN, FAR_LOSS, *range(1, CAP + 1, 2), *range(0, CAP, 2))
-"""What a probe with the count rules answers for each code."""
+RULES_VALUE: Final = (UNUSED, DRAW, DRAW, DRAW, *range(1, CAP + 1, 2), *range(0, CAP, 2))
+"""What a probe with the count rules answers for each code: codes 2 and 3 keep no count-rule
+result, so a draw, never a far win (Fries Spel runs no count outside art. 18's ending, so any
+count-rule win there proves: a count-rule draw of a pure win must not read as one)."""
 CODES: Final = len(RULES_VALUE)
 _CACHED_BLOCKS: Final = 4096
 
 
 def kept_distance(plies: int, fresh: int | None) -> int:
     """What the checker keeps of a count-rule distance ``plies`` (a win when odd, a loss when
-    even) of a position whose material allows ``fresh`` plies when its counts start afresh
-    (``drawrules.fresh_plies``; None: no count runs there): whether it fits, as the longest
-    distance of its result that does, or ``FAR_WIN`` / ``FAR_LOSS`` when it does not.
+    even; a draw or an unused slot as they are) of a position whose material allows ``fresh``
+    plies when its counts start afresh (``drawrules.fresh_plies``; None: no count runs there,
+    and ``CAP`` bounds what is kept): whether it fits, as the longest distance of its result
+    that does, or a draw when it does not.
 
     A node's clocks leave it at most ``fresh`` plies, so a kept distance fits them only where
     the true one does: a proof by it is sound.  Where they leave exactly ``fresh`` (the counts
     start afresh, as after every capture, the way into a class) it fits exactly when the true
     one does, and a search enters a class only that way.  The site publishes only this
     (``remote.py``), a third of the bytes: the exact distance is most of a class's entropy."""
-    if fresh is None or plies < 0 or plies >= FAR_LOSS:
+    if plies < 0:
         return plies
-    if plies > fresh:
-        return FAR_WIN if plies & 1 else FAR_LOSS
-    return fresh if (fresh - plies) % 2 == 0 else fresh - 1
+    limit = CAP if fresh is None else min(fresh, CAP)
+    if plies > limit:
+        return DRAW
+    return limit if (limit - plies) % 2 == 0 else limit - 1
 
 
 def kept_codes(fresh: int | None) -> bytes:
@@ -103,10 +107,8 @@ def kept_codes(fresh: int | None) -> bytes:
     table = bytearray(range(256))
     for code in range(4, CODES):
         kept = kept_distance(RULES_VALUE[code], fresh)
-        if kept == FAR_WIN:
-            table[code] = 2
-        elif kept == FAR_LOSS:
-            table[code] = 3
+        if kept == DRAW:
+            table[code] = 2 if code < 36 else 3
         else:
             table[code] = 4 + kept // 2 if kept & 1 else 36 + kept // 2
     return bytes(table)

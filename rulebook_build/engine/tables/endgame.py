@@ -24,8 +24,9 @@ there); a conversion into anything else counts as a draw.  Fries Spel art. 21 ma
 against one a draw at once unless a capture is pending or forced.  A position is then won with
 the rules whenever this distance fits the plies its own clocks leave (``plies_left``): the search
 closes a node as proved only that way, with the distance as the checker keeps it
-(``compact.kept_distance``: whether it fits the class's fresh budget).  The bound is safe, not exact (a man's move also restarts
-the 25-move count of art. 9d, which it does not use), so these tables never refute anything.
+(``compact.kept_distance``: whether it fits the class's fresh budget).  The bound is safe, not
+exact (a man's move also restarts the 25-move count of art. 9d, which it does not use), so
+these tables never refute anything.
 
 Fries Spel art. 17 (a player with kings and men may not make a fourth non-capturing move in a row
 with the same king) changes the legal moves, so for Frisian the tables include both sides' king

@@ -19,6 +19,7 @@ from typing import Final
 from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact, tablefile
 from rulebook_build.engine.tables.endgame import (
+    DRAWN,
     MAX_PAIR_SLOTS,
     EndgameTables,
     Outcome,
@@ -129,6 +130,8 @@ class CheckerTables:
         if outcome is None or outcome.result == "draw":
             return outcome
         kept = compact.kept_distance(outcome.plies, fresh_plies(self.variant, piece_counts(state)))
+        if kept == compact.DRAW:
+            return DRAWN  # no count-rule result kept: it proves nothing
         return outcome if kept == outcome.plies else Outcome(outcome.result, kept)
 
     def missing(self) -> list[tuple[EndgameTables, Material]]:

@@ -789,8 +789,8 @@ class SiteTables(EndgameTables):
         it: the pure kind's by the best move (a win if a move leads to a loss; a loss if every
         move leads to a win; else a draw, distances far as the compact tables keep them); the
         count rules' kind counting each capture a conversion (``retrograde.counted_exit``: a
-        win in 1 or a loss in 2 where the best move leads within its fresh budget, else the
-        pure result, far).  None where a position led to is not covered."""
+        win in 1 or a loss in 2 where the best move leads within its fresh budget, else a
+        draw: no count-rule result kept).  None where a position led to is not covered."""
         wins = losses = draws = 0
         counted: list[int] = []
         for move in moves:
@@ -805,14 +805,15 @@ class SiteTables(EndgameTables):
                 wins += 1
             else:
                 losses += 1
-            # a far value is a count-rule draw or a distance past compact.CAP: no conversion
-            if self.semantics == "rules" and DRAW < stored < compact.FAR_LOSS:
+            # a count-rule draw (or a distance the published codes do not keep): no conversion
+            if self.semantics == "rules" and stored != DRAW:
                 counted.append(counted_exit(self.variant, state, move, child, stored))
         if self.semantics == "rules":  # counted_exit of a capture: 1, 0 or a draw
             if 0 in counted:
                 return 1
             if counted.count(1) == len(moves):
                 return 2
+            return DRAW  # a compact code 2 or 3: no count-rule result kept
         if losses:
             return compact.FAR_WIN
         if not draws:
