@@ -122,7 +122,8 @@ static int op_balance(const node *n) {
  * anything else is a draw (the count rules end the game before a win the tables cannot
  * vouch for: the search does not go on looking); a class with the counted table only is known
  * where that table gives a win that fits the clocks.  A win is scored WIN less the plies from
- * the root to the end of the game (the table's distance included), so the nearer win is better.
+ * the root to the end of the game (the table's distance, as kept, included), so the nearer win
+ * is better (a table's distance is kept only as whether it fits: prover.c kept_distance).
  * Returns 1 with *score set (from the side to move) where the node is known. */
 static int op_known(const node *n, int count, int ply, int *score) {
     if (!count) {
@@ -133,7 +134,7 @@ static int op_known(const node *n, int count, int ply, int *score) {
         *score = 0;
         return 1;
     }
-    int16_t pure = probe(0, n), counted = probe(1, n);
+    int16_t pure = probe(0, n), counted = kept_distance(probe(1, n), n); /* as the search keeps it */
     int fits = counted != NOT_COVERED && counted >= 0 && counted <= plies_left(n);
     if (pure != NOT_COVERED && (pure < 0 || !fits || (counted & 1) != (pure & 1))) {
         *score = 0;
