@@ -118,8 +118,8 @@ static int op_balance(const node *n) {
 /* ------------------------------------------------------------------ what the search knows
  * The ends prover.c's evaluate() knows, for either side: no legal move loses; a count rule
  * draws; where the table without count rules covers the node, its winner wins only where the
- * table with count rules gives that side a win that fits the clocks (counted_win), and
- * anything else is a draw (the count rules end the game before a win the tables cannot
+ * table with count rules gives that side a win that fits the clocks (counted_win), a kept win
+ * that fits fresh counts but not these clocks is searched on, and anything else is a draw (the count rules end the game before a win the tables cannot
  * vouch for: the search does not go on looking); a class with the counted table only is known
  * where that table gives a win that fits the clocks.  A win is scored WIN less the plies from
  * the root to the end of the game (the table's distance, as kept, included), so the nearer win
@@ -136,6 +136,9 @@ static int op_known(const node *n, int count, int ply, int *score) {
     }
     int16_t pure = probe(0, n), counted = kept_distance(probe(1, n), n); /* as the search keeps it */
     int fits = counted != NOT_COVERED && counted >= 0 && counted <= plies_left(n);
+    /* a kept distance fits fresh counts; where these clocks have run it may not fit them, and
+     * the table cannot tell: search on, as the proof search does */
+    if (!fits && counted != NOT_COVERED && counted >= 0) return 0;
     if (pure != NOT_COVERED && (pure < 0 || !fits || (counted & 1) != (pure & 1))) {
         *score = 0;
         return 1;
