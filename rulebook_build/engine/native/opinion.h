@@ -119,8 +119,9 @@ static int op_balance(const node *n) {
  * The ends prover.c's evaluate() knows, for either side: no legal move loses; a count rule
  * draws; where the table without count rules covers the node, its winner wins only where the
  * table with count rules gives that side a win that fits the clocks (counted_win), a kept win
- * that fits fresh counts but not these clocks is searched on, and anything else is a draw (the count rules end the game before a win the tables cannot
- * vouch for: the search does not go on looking); a class with the counted table only is known
+ * that fits fresh counts but not these clocks is searched on, and anything else is a draw (the
+ * count rules end the game before a win the tables cannot vouch for: the search does not go on
+ * looking); a class with the counted table only is known
  * where that table gives a win that fits the clocks.  A win is scored WIN less the plies from
  * the root to the end of the game (the table's distance, as kept, included), so the nearer win
  * is better (a table's distance is kept only as whether it fits: prover.c kept_distance).

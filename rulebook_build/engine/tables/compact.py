@@ -33,8 +33,8 @@ its result that does.  A search enters a class by a capture, which starts the co
 there this is all a proof needs; deeper in a class the clocks have run, and the search goes on
 instead of proving by a distance it no longer has.  Files keep the exact distance; the checker's
 probes (``kinds.py``, ``prover.c``) and the codes the site publishes (``remote.py``, with
-:func:`kept_codes`) keep only that, four values where the distance had 64, and that is what
-makes the published set a third of the size.
+:func:`kept_codes`) keep only that, one win and one loss where the distance had 64 values,
+and that is what makes the published set about a third of the size.
 
 The file is the table file's two header lines (``tablefile.py``: what it holds and the SHA-256
 of what follows), then the block index (``blocks + 1`` little-endian uint64 offsets, from the
