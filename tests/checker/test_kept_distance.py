@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from rulebook_build.engine.binaries import WIN_SCORE
 from rulebook_build.engine.search import ProofSearch
 from rulebook_build.engine.tables import compact
 from rulebook_build.engine.tables.endgame import Outcome
@@ -143,3 +144,22 @@ def test_a_counted_win_past_the_fresh_budget_is_kept_as_no_win(tables: CheckerTa
         assert kept is not None and kept.result == ("win" if proves else "draw"), kept
         search = ProofSearch(INTERNATIONAL, tables=made_up)
         assert search._counted_win(state, True, fresh) is proves
+
+
+def test_the_engines_opinion_searches_on_where_a_kept_win_may_not_fit_the_clocks(
+    tables: CheckerTables,
+) -> None:
+    """The evaluating search (``op_known`` in ``opinion.h``) reads the kept distance too.  Where
+    the clocks have run, a kept win may not fit them: it searches on from there, as the proof
+    search does, and finds the win, instead of calling the position a draw."""
+    state, plies = a_short_counted_win(tables)
+    prover = tables.prover()
+    if prover is None:
+        pytest.skip("no compiled search on this machine")
+    late = DrawClocks(None, 0, KING_ONLY_PLIES - plies, None, 0)
+    with prover.session(5) as session:
+        fresh = session.opinion(state, initial_clocks(INTERNATIONAL, state), node_limit=20_000)
+        run = session.opinion(state, late, node_limit=20_000)
+    assert fresh.problem is None and run.problem is None
+    assert fresh.score > WIN_SCORE // 2  # a table win, known at once
+    assert run.score > 0, run  # not a draw: two kings and a man against a man, searched on
