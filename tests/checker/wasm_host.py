@@ -11,8 +11,9 @@ its answer is the one of a search that waited for each.
 :meth:`WasmtimeHost.scout_ahead` scouts as the page's worker does before a judgement
 (``checker-worker.js`` scoutAhead, ``prover-host.js`` scout): each request of the judgement's
 first searches runs in a fresh instance with a small table that never waits (a block whose
-range is not kept is noted as wanted and answered "no table here"; once ``enough`` are
-wanted its clock jumps past its limit); the ranges of the wanted blocks (``request_for``: a
+range is not kept is noted as wanted and answered "not here yet", which the search takes as
+settled by the material, ``prover.c`` pending_guess; once ``enough`` are wanted its clock
+jumps past its limit); the ranges of the wanted blocks (``request_for``: a
 page each) are fetched and kept, and the scouts run again, a round at a time.  The judgement
 then runs as it always does, taking what the scouts fetched from what is kept; its answer is
 the one without scouts."""
@@ -120,7 +121,7 @@ class WasmtimeSession:
                         self.in_order.append(((a, b, c, d), n))
                     if len(self.wanted) >= host.enough_scout and not self.jumps:
                         self.jumps = 1
-                    return -1
+                    return -2  # not here yet: the scout guesses (prover.c pending_guess)
             elif host.rounds is not None and not self.tables.held((a, b, c, d), n):
                 self.wanted.add(((a, b, c, d), n))
                 if len(self.wanted) >= host.enough and not self.jumps:

@@ -142,3 +142,44 @@ def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
     scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
     scout.request(line)
     assert [[*material, number] for material, number in scout.in_order] == wanted
+
+
+@pytest.mark.parametrize(
+    ("fen", "result", "wanted"),
+    [
+        # six pieces, no capture: the position's own block
+        ("W:W27,28,32,33:B13,19", "proved", 1),
+        ("W:W27,28:B13,14,18,19", "refuted", 1),
+        # White must capture (28x17): the block of the one position the capture leads to
+        ("W:W28,32,33,34:B14,22", "proved", 1),
+        ("W:W28,32,33:B13,14,22", "refuted", 1),
+    ],
+)
+def test_a_scout_takes_a_position_whose_block_is_not_here_as_settled_by_its_material(
+    fen: str, result: str, wanted: int
+) -> None:
+    """A scout that meets a block not here yet (the host answers -2) guesses the position's
+    value by its material and searches no further below it (prover.c ``pending_guess``): the
+    judgement takes the table's answer there, so the blocks below are ones it never reads.
+    Here the start position is in the tables and nothing is ready: the scout settles it at
+    once, by the side with more pieces, wanting only the block it met (a capture's position is
+    read through the position after the capture, ``resolved_code``)."""
+    from rulebook_build.engine.tables import compact
+    from rulebook_build.engine.tables.index import class_slots
+    from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
+
+    class Stand:
+        """Every class has its blocks; none is ever ready."""
+
+        def blocks(self, material: tuple[int, int, int, int]) -> int:
+            return -(-class_slots(material, None) // compact.BLOCK)
+
+    host = WasmtimeHost(prover_wasm(), Stand(), enough_scout=10**9)  # type: ignore[arg-type]
+    state = parse_fen(fen, variant=INTERNATIONAL).state()
+    line = " ".join(
+        ["solve", "10.000", "200000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
+    )
+    scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
+    answer = scout.request(line).splitlines()
+    assert answer[:2] == [f"result {result}", "nodes 1"], answer
+    assert len(scout.in_order) == wanted, scout.in_order

@@ -16,8 +16,10 @@
  *   codes(a, b, c, d, block) -> Uint8Array or null}; onProgress(nodes) every 65,536 nodes.
  *
  * scout: the request `line` run once in a fresh instance that never waits for the network:
- * a block for which ready(a, b, c, d, block) is false is noted as wanted and answered "no
- * table here", and once `enough` blocks are wanted the search's clock jumps past its limit,
+ * a block for which ready(a, b, c, d, block) is false is noted as wanted and answered "not
+ * here yet" (-2: the search takes the position as settled by its material and searches no
+ * further below it, prover.c pending_guess), and once `enough` blocks are wanted the search's
+ * clock jumps past its limit,
  * so that it stops (what it would ask after that are guesses of a search without the values).
  * Returns the blocks wanted, in the order first wanted.  Its answer is thrown away: a scout
  * tells the worker which blocks to fetch, several at a time, before the judgement's own
@@ -133,7 +135,7 @@ function openSession(module, tables, onProgress, variant, tableMb, scouting) {
         if (scouting.wanted.length >= scouting.enough && !scouting.jumps) {
           scouting.jumps = 1;
         }
-        return -1;
+        return -2; /* not here yet: the scout guesses (prover.c pending_guess) */
       }
       var codes = unclocked(function () {
         return tables.codes(a, b, c, d, block);

@@ -415,6 +415,9 @@ static int plies_left(const node *n) {
 
 /* ------------------------------------------------------------------ endgame tables */
 #define NOT_COVERED (-3)
+/* a scout's block not here yet (the WebAssembly build: the host answers -2, prover-host.js
+ * scout): the scout guesses instead of searching on (pending_guess) */
+#define PENDING (-4)
 
 typedef struct {
     int state; /* 0: not looked for, 1: mapped, 2: no table, 3: a compact file */
@@ -546,8 +549,9 @@ static int compact_code(const table *t, uint64_t slot) {
         c->t = NULL;
 #ifdef PROVER_WASM
         const int *m = t->material;
-        if (rb_table_block(m[0], m[1], m[2], m[3], (uint32_t)block, c->codes) != (int32_t)want)
-            return -1;
+        int32_t got = rb_table_block(m[0], m[1], m[2], m[3], (uint32_t)block, c->codes);
+        if (got == -2) return -2; /* a scout's: not here yet */
+        if (got != (int32_t)want) return -1;
 #else
         uint64_t from, to;
         memcpy(&from, t->values + 8 * block, 8);
@@ -603,7 +607,8 @@ static int16_t kept_distance(int16_t v, const node *n);
  * a conversion, so a win in 1 where a capture leads to a loss within the child's fresh budget
  * (plies_left of the child: its counts start afresh), a loss in 2 where every capture leads to
  * such a win, else the pure result with no count-rule distance.  -1 where a position a capture
- * leads to is not covered (a block the host could not give). */
+ * leads to is not covered (a block the host could not give), -2 where a scout's block is not
+ * here yet (PENDING). */
 static int resolved_code(const node *n) {
     int count = node_captures(n);
     if (count <= 0 || CAP_OVERFLOW) return -1;
@@ -618,10 +623,10 @@ static int resolved_code(const node *n) {
         /* no pieces left to move: lost at once; else the child's distance as kept, and where
          * that keeps no result (a draw with the count rules), the pure one */
         int16_t v = c.om | c.ok ? kept_distance(probe(1, &c), &c) : 0;
-        int16_t pure = v < 0 && v != NOT_COVERED ? probe(0, &c) : v;
-        if (v == NOT_COVERED || pure == NOT_COVERED) {
+        int16_t pure = v < 0 && v != NOT_COVERED && v != PENDING ? probe(0, &c) : v;
+        if (v == NOT_COVERED || pure == NOT_COVERED || v == PENDING || pure == PENDING) {
             free(moves);
-            return -1;
+            return v == PENDING || pure == PENDING ? -2 : -1;
         }
         if (pure < 0) draws++;
         else if (!(pure & 1)) losses++;
@@ -688,12 +693,13 @@ static int16_t probe(int kind, const node *n) {
 #ifdef PROVER_WASM
     if (can_capture(n)) { /* a class the site publishes, its captures left to us */
         int code = resolved_code(n);
-        return code < 0 ? NOT_COVERED : VALUE_OF[kind][code];
+        return code == -2 ? PENDING : code < 0 ? NOT_COVERED : VALUE_OF[kind][code];
     }
 #endif
 #ifdef HAVE_BLOCKS
     if (t->state == 3) {
         int code = compact_code(t, (uint64_t)i);
+        if (code == -2) return PENDING;
         if (code < 0 || code >= CODES) return NOT_COVERED; /* a block that does not unpack */
         return VALUE_OF[kind][code];
     }
@@ -936,6 +942,17 @@ static values first_estimate(const node *n, int moves) {
                     : (values){moves * harder_to_prove, harder_to_refute};
 }
 
+/* A scout's position whose table block is not here yet (PENDING): searching on below it, as
+ * below a position no table covers, would ask for blocks of positions the judgement never
+ * reaches (it takes the table's answer there), so the scout takes it as settled, for the side
+ * the material favours, and goes on elsewhere; the rounds after the block came read its value.
+ * Only a scout meets this (its answer is thrown away): a judgement's host answers a block or
+ * -1. */
+static values pending_guess(const node *n) {
+    int e = static_balance(n);
+    return (n->white ? e : -e) > 0 ? PROVED : REFUTED;
+}
+
 /* search.py _evaluate: terminal, count rule, table, or a first estimate */
 static values evaluate(const node *given) {
     node self = *given; /* given may point into the STACK, which first_estimate may move */
@@ -946,6 +963,7 @@ static values evaluate(const node *given) {
     /* no table has more than seven pieces (probe's first test, made here without the call) */
     int few = __builtin_popcountll(n->om | n->ok | n->pm | n->pk) <= 7;
     int16_t pure = few ? probe(0, n) : NOT_COVERED;
+    if (pure == PENDING) return pending_guess(n);
     if (pure != NOT_COVERED) {
         if (!white_wins(pure, n->white)) return REFUTED; /* the count rules only add draws */
         return counted_win(probe(1, n), n) ? PROVED : (values){1, 1};
