@@ -53,8 +53,8 @@ FIVE_PIECE_CLASSES: Final = frozenset(
 """Every class of 5 pieces (side to move first: men, kings, then the other side's), 44."""
 
 FIVE_PIECE_COST: Final = {
-    "international": "about 9 minutes on 2 cores, 0.3 GB kept",
-    "frisian": "about 2.6 hours on 2 cores and 60 GB of disk while it builds, 1.2 GB kept",
+    "international": "about 9 minutes on 2 cores, 0.2 GB kept",
+    "frisian": "about 2.6 hours on 2 cores and 60 GB of disk while it builds, 0.7 GB kept",
 }
 """What building the 5-piece classes costs (figures in benchmarks/README.md)."""
 

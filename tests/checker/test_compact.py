@@ -1,9 +1,11 @@
 """Compact endgame tables (``compact.py``): both kinds of a class in one compressed file.
 
 The compact file must answer every probe the checker makes as the two built tables do: the pure
-result exactly, the count-rule distance exactly within ``CAP`` plies, and beyond it a value that
-proves nothing; the compiled packer must write the codes the Python mapping does; a damaged file
-must be refused; and the compiled proof search must read it as the Python engine does."""
+result exactly, the count-rule distance as the checker keeps it (``compact.kept_distance``:
+whether it fits the class's fresh budget) and otherwise a value that proves nothing; the
+compiled packer must write the codes the Python mapping does, with the kept distances; a
+damaged file must be refused; and the compiled proof search must read it as the Python engine
+does."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from rulebook_build.engine.tables import compact, tablefile
 from rulebook_build.engine.tables.endgame import outcome_of
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules import FRISIAN, INTERNATIONAL
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, fresh_plies
 from rulebook_build.rules.drawrules import initial_clocks
 from rulebook_build.rules.variants import Variant
 from tests.tablecopy import copy_checker_tables
@@ -49,6 +51,7 @@ def as_counted(value: int) -> tuple[str, int | None]:
 def test_the_compiled_packer_writes_the_python_codes(variant: Variant, tmp_path: Path) -> None:
     tables = copied(variant, tmp_path)
     seen: set[int] = set()
+    kept_elsewhere = False  # some distance is kept as another one that fits the same budget
     for material in tables.classes():
         if sum(material) > 3:
             continue
@@ -56,13 +59,18 @@ def test_the_compiled_packer_writes_the_python_codes(variant: Variant, tmp_path:
         path = tmp_path / f"{material}.pack"
         tables.pack(material, path)
         packed = compact.CompactTable(path, tables.pure.compact_fields(material))
-        expected = b"".join(compact.codes_in_python(pure, rules))
+        fresh = fresh_plies(variant, material)
+        exact = b"".join(compact.codes_in_python(pure, rules))
+        expected = exact.translate(compact.kept_codes(fresh))
         assert bytes(packed.codes()) == expected, material
         seen.update(expected)
         for slot, code in enumerate(expected):
             assert outcome_of(compact.PURE_VALUE[code]).result == outcome_of(pure[slot]).result
-            assert as_counted(compact.RULES_VALUE[code]) == as_counted(rules[slot])
+            kept = compact.kept_distance(rules[slot], fresh)
+            assert as_counted(compact.RULES_VALUE[code]) == as_counted(kept)
+        kept_elsewhere = kept_elsewhere or expected != exact
     assert {0, 1} <= seen  # unused slots and draws, count-rule wins and losses
+    assert kept_elsewhere
     assert any(4 <= code < 36 for code in seen) and any(code >= 36 for code in seen)
     if variant is FRISIAN:  # two kings against one: won without art. 18, drawn with it
         assert 2 in seen

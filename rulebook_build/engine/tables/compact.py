@@ -31,10 +31,12 @@ The checker keeps less again of the count-rule distance (:func:`kept_distance`):
 the plies the class's material allows when the counts start afresh, as the longest distance of
 its result that does.  A search enters a class by a capture, which starts the counts afresh, so
 there this is all a proof needs; deeper in a class the clocks have run, and the search goes on
-instead of proving by a distance it no longer has.  Files keep the exact distance; the checker's
-probes (``kinds.py``, ``prover.c``) and the codes the site publishes (``remote.py``, with
-:func:`kept_codes`) keep only that, one win and one loss where the distance had 64 values,
-and that is what makes the published set about a third of the size.
+instead of proving by a distance it no longer has.  The checker's probes (``kinds.py``,
+``prover.c``), the files it packs (``CheckerTables.pack``) and the codes the site publishes
+(``remote.py``) keep only that, with :func:`kept_codes`: one win and one loss where the
+distance had 64 values.  That makes the published set about a third of the size and a packed
+file about two thirds.  A file packed before keeps the exact distance, and reads the same:
+every reader keeps only what fits.
 
 The file is the table file's two header lines (``tablefile.py``: what it holds and the SHA-256
 of what follows), then the block index (``blocks + 1`` little-endian uint64 offsets, from the

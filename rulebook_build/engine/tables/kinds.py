@@ -179,7 +179,13 @@ class CheckerTables:
     def pack(self, material: Material, target: Path | None = None) -> int:
         """Write the compact file of a class from its two built tables (``compact.py``): into
         the cache, or as ``target``.  Its size in bytes.  The built files must be in the cache
-        (a compact table cannot be packed again: it keeps no pure distances)."""
+        (a compact table cannot be packed again: it keeps no pure distances).
+
+        Of a count-rule distance the file keeps what the checker reads of it
+        (``compact.kept_codes``: whether it fits the class's fresh budget), as the site
+        publishes it: every reader applies ``kept_distance`` to what it probes, so a file with
+        exact distances (packed before) and one with kept distances give the same answers, and
+        the kept ones pack to about two thirds of the bytes."""
         paths = (self.pure.path(material), self.rules.path(material))
         fields = self.pure.compact_fields(material)
         size = self.pure.size(material)
@@ -196,6 +202,8 @@ class CheckerTables:
             chunks = compact.codes_compiled(program, where[0], where[1], size)
         else:
             chunks = compact.codes_in_python(self.pure.table(material), self.rules.table(material))
+        kept = compact.kept_codes(fresh_plies(self.variant, material))
+        chunks = (chunk.translate(kept) for chunk in chunks)
         try:
             return compact.write(target or self.pure.compact_path(material), fields, chunks)
         except compact.Disagreement as fault:
