@@ -1429,7 +1429,9 @@ static void print_probes(const node *n) {
 #ifndef PROVER_WASM
 /* "captures": every position of a class whose side to move must capture, its stored values
  * against those resolved_code works out from its captures (as the browser's build does where the
- * site's tables leave them out): how many there are, and how many differ or are not covered */
+ * site's tables leave them out), the count-rule distances as kept (what every reader reads: a
+ * file packed with kept codes holds the longest distance that fits where resolved_code gives the
+ * capture's own): how many there are, and how many differ or are not covered */
 static void check_captures(const int m[4]) {
     layout l;
     make_layout(&l, m);
@@ -1442,13 +1444,14 @@ static void check_captures(const int m[4]) {
         n.white = 1;
         if (!can_capture(&n)) continue;
         checked++;
-        int16_t v[2] = {probe(0, &n), probe(1, &n)};
+        int16_t v[2] = {probe(0, &n), kept_distance(probe(1, &n), &n)};
         int code = resolved_code(&n);
+        int16_t kept = code < 0 ? NOT_COVERED : kept_distance(VALUE_OF[1][code], &n);
         if (code < 0 || v[0] == NOT_COVERED || v[1] == NOT_COVERED) uncovered++;
-        else if (VALUE_OF[0][code] != v[0] || VALUE_OF[1][code] != v[1]) {
+        else if (VALUE_OF[0][code] != v[0] || kept != v[1]) {
             if (!differ)
                 printf("first %llu stored %d %d resolved %d %d\n", (unsigned long long)slot, v[0], v[1],
-                       VALUE_OF[0][code], VALUE_OF[1][code]);
+                       VALUE_OF[0][code], kept);
             differ++;
         }
     }
