@@ -111,6 +111,23 @@ console.log(JSON.stringify([none, all, unstopped.length]));
 """
 
 
+def scout_with_nothing_ready(enough: int) -> Any:
+    """The tests' scout (``wasm_host``, under wasmtime) of the International tables, every class
+    with its blocks and none ever ready, stopping once ``enough`` blocks are wanted."""
+    from rulebook_build.engine.tables import compact
+    from rulebook_build.engine.tables.index import class_slots
+    from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
+
+    class Stand:
+        """Every class has its blocks; none is ever ready."""
+
+        def blocks(self, material: tuple[int, int, int, int]) -> int:
+            return -(-class_slots(material, None) // compact.BLOCK)
+
+    host = WasmtimeHost(prover_wasm(), Stand(), enough_scout=enough)  # type: ignore[arg-type]
+    return WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
+
+
 def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
     tmp_path: Path,
 ) -> None:
@@ -119,8 +136,6 @@ def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
     same order, stop once ``enough`` are wanted (at the search's next look at its clock), and
     want none when every block is ready."""
     from rulebook_build.engine.tables import compact
-    from rulebook_build.engine.tables.index import class_slots
-    from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
 
     line = solve_line(200000)
     enough = 16
@@ -132,14 +147,7 @@ def test_a_scout_wants_the_blocks_the_tests_scout_wants_and_stops_at_enough(
     assert enough <= len(wanted) < unstopped / 2, (len(wanted), unstopped)
     assert len({tuple(block) for block in wanted}) == len(wanted)
 
-    class Stand:
-        """Every class has its blocks; none is ever ready."""
-
-        def blocks(self, material: tuple[int, int, int, int]) -> int:
-            return -(-class_slots(material, None) // compact.BLOCK)
-
-    host = WasmtimeHost(prover_wasm(), Stand(), enough_scout=enough)  # type: ignore[arg-type]
-    scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
+    scout = scout_with_nothing_ready(enough)
     scout.request(line)
     assert [[*material, number] for material, number in scout.in_order] == wanted
 
@@ -164,22 +172,11 @@ def test_a_scout_takes_a_position_whose_block_is_not_here_as_settled_by_its_mate
     Here the start position is in the tables and nothing is ready: the scout settles it at
     once, by the side with more pieces, wanting only the block it met (a capture's position is
     read through the position after the capture, ``resolved_code``)."""
-    from rulebook_build.engine.tables import compact
-    from rulebook_build.engine.tables.index import class_slots
-    from tests.checker.wasm_host import WasmtimeHost, WasmtimeSession
-
-    class Stand:
-        """Every class has its blocks; none is ever ready."""
-
-        def blocks(self, material: tuple[int, int, int, int]) -> int:
-            return -(-class_slots(material, None) // compact.BLOCK)
-
-    host = WasmtimeHost(prover_wasm(), Stand(), enough_scout=10**9)  # type: ignore[arg-type]
     state = parse_fen(fen, variant=INTERNATIONAL).state()
     line = " ".join(
         ["solve", "10.000", "200000", *binaries.node_words(INTERNATIONAL, state, NO_CLOCKS)]
     )
-    scout = WasmtimeSession(host, "international", 64, ready=lambda material, number: False)
+    scout = scout_with_nothing_ready(10**9)
     answer = scout.request(line).splitlines()
     assert answer[:2] == [f"result {result}", "nodes 1"], answer
     assert len(scout.in_order) == wanted, scout.in_order
