@@ -624,9 +624,9 @@ static int resolved_code(const node *n) {
          * that keeps no result (a draw with the count rules), the pure one */
         int16_t v = c.om | c.ok ? kept_distance(probe(1, &c), &c) : 0;
         int16_t pure = v < 0 && v != NOT_COVERED && v != PENDING ? probe(0, &c) : v;
-        if (v == NOT_COVERED || pure == NOT_COVERED || v == PENDING || pure == PENDING) {
+        if (pure == NOT_COVERED || pure == PENDING) { /* v's own, or the pure probe's */
             free(moves);
-            return v == PENDING || pure == PENDING ? -2 : -1;
+            return pure == PENDING ? -2 : -1;
         }
         if (pure < 0) draws++;
         else if (!(pure & 1)) losses++;
