@@ -662,6 +662,34 @@ console.log(JSON.stringify([asked, parts.map((p) => Array.from(p)), read, sent])
     assert read == [3, 4, 5] and sent == []
 
 
+def test_the_scouts_ranges_pass_the_browsers_http_cache_by(tmp_path: Path) -> None:
+    """Every range a prefetch asks goes with ``cache: "no-store"``: Chromium's HTTP cache lets
+    one request of a URL through at a time, so ranges of one file asked together would come
+    one round trip after another (benchmarks/README.md, "One request of a file at a time");
+    the page keeps what it fetched itself (keptSpans)."""
+    said = run(
+        tmp_path,
+        "import { rangeFetch } from "
+        + json.dumps((ASSETS / "table-fetch.js").as_uri())
+        + """;
+const asked = [];
+globalThis.fetch = (url, options) => {
+  asked.push([url, options.headers.Range, options.cache || null]);
+  return Promise.resolve({status: 206, arrayBuffer: async () => new ArrayBuffer(2)});
+};
+const fetchAsync = rangeFetch("/t/");
+await fetchAsync("c.blocks", 0, 2);
+await Promise.all([fetchAsync("c.blocks", 10, 12), fetchAsync("c.blocks", 40, 42)]);
+console.log(JSON.stringify(asked));
+""",
+    )
+    assert said == [
+        ["/t/c.blocks", "bytes=0-1", "no-store"],
+        ["/t/c.blocks", "bytes=10-11", "no-store"],
+        ["/t/c.blocks", "bytes=40-41", "no-store"],
+    ]
+
+
 def test_a_whole_file_host_that_fails_first_is_asked_once_more_not_once_a_range(
     tmp_path: Path,
 ) -> None:

@@ -88,23 +88,27 @@ var manifestTexts = {}; /* variant -> promise of its checked manifest's text */
  * queues the rest, over HTTP/2 (most hosts) they all go together */
 var IN_FLIGHT = 32;
 var WHOLE_BYTES = 32768; /* remote.py WHOLE_BYTES: a class this small is fetched whole */
-var SCOUT_ROUNDS = 4; /* rounds of scouts before a search (benchmarks/site_tables.py --scout) */
-/* blocks a scout may want before it stops: fewer leave a long judgement waiting on many
- * requests one after another (benchmarks/README.md, "Browser checker") */
-var SCOUT_ENOUGH = 512;
+/* rounds of scouts before a search, and blocks a scout may want before it stops: more of both
+ * than the judgement's misses once cost, since the scouts' ranges now go out together
+ * (table-fetch.js rangeFetch passes the HTTP cache by) and each round brings what the next
+ * one reads; fewer left the judgement waiting on many requests one after another
+ * (benchmarks/README.md, "One request of a file at a time") */
+var SCOUT_ROUNDS = 6;
+var SCOUT_ENOUGH = 1024;
 /* and before Python (scoutEarly): those scouts cannot read a block, so every block they meet
  * past the first few hundred is a guess that the rounds after Python, which read what came,
  * mostly do not need; fewer there leave the line to Pyodide's files and to those rounds
  * (benchmarks/README.md, "On a faster machine") */
 var EARLY_ENOUGH = 256;
 /* a scout's ranges of one file at most this many bytes apart are asked in one request, the
- * bytes between too: a request costs a round trip and these bytes some milliseconds at a home
- * connection's speed, and the judgement reads blocks near those its scouts met.  Before
- * Python too (EARLY_GAP): those bytes share the line with Pyodide's files, but with Pyodide
- * sent compressed, as hosts send it, the same gap was faster over HTTP/2 and no slower over
- * HTTP/1.1 than a smaller one (benchmarks/README.md, "Python ready sooner"). */
-var MERGE_GAP = 65536;
-var EARLY_GAP = 65536;
+ * bytes between too: a block's stream and its page's sums, or two blocks of a page, go in one
+ * request.  Wider gaps brought blocks the judgement then read without waiting, when the
+ * browser let one request of a file through at a time; with the requests in flight together,
+ * the rounds bring those blocks for far fewer bytes, and a long judgement waits longer on
+ * them than on the bytes.  Before Python the same (EARLY_GAP), a constant of its own since
+ * those bytes share the line with Pyodide's files. */
+var MERGE_GAP = 4096;
+var EARLY_GAP = 4096;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
 var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */

@@ -509,7 +509,11 @@ var OPEN = "open";
 /* fetchAsync for prefetch(): one Range request with fetch(), {Uint8Array} of the range.  A
  * host that sends the whole file (200) is sliced, and the file kept for every later request of
  * it (the search's too: rangeReader); until a file's first request is answered, the others for
- * it wait, so such a host sends it once. */
+ * it wait, so such a host sends it once.  The request passes the browser's HTTP cache by
+ * (cache: "no-store"): Chromium's cache lets one request of a URL through at a time, so the
+ * scouts' ranges of one file went one after another, a round trip each, however many were in
+ * flight; what is fetched is kept by the page itself (keptSpans), verified and keyed by the
+ * table set's digest, whatever the host's headers. */
 export function rangeFetch(folder, whole) {
   whole = whole || WHOLE_FILES;
   return function (name, start, end) {
@@ -518,7 +522,10 @@ export function rangeFetch(folder, whole) {
       if (whole[url]) {
         return Promise.resolve(whole[url].slice(start, end));
       }
-      return fetch(url, { headers: { Range: "bytes=" + start + "-" + (end - 1) } }).then(
+      return fetch(url, {
+        cache: "no-store",
+        headers: { Range: "bytes=" + start + "-" + (end - 1) }
+      }).then(
         function (response) {
           if (response.status !== 206 && response.status !== 200) {
             var error = new Error(name + ": HTTP " + response.status);
