@@ -294,7 +294,8 @@ def _timeline(timeline: list[tuple[float, str]], report: dict[str, Any], took: f
         f"{early.get('bytes', 0) / 1e6:.1f} MB, rounds "
         + " ".join(f"{a:.1f}+{b:.1f}" for a, b in early.get("rounds", []))
         + f", from {early.get('began', 0):.1f} to {early.get('ended', 0):.1f} s of the "
-        f"worker's life, Python there at {early.get('python', 0):.1f} s"
+        f"worker's life, Python there at {early.get('python', 0):.1f} s; gaps "
+        f"{early.get('gap', 0)} before Python, {ahead.get('scout_gap', 0)} after"
         if early
         else ""
     )

@@ -209,9 +209,9 @@ def prover_wasm() -> Path:
 SCOUT_TABLE_MB = 64
 """A scout's transposition table (``checker-worker.js`` SCOUT_TABLE_MB)."""
 SCOUT_ROUNDS = 6
-"""Rounds of scouts before a judgement (``checker-worker.js`` SCOUT_ROUNDS)."""
+"""Rounds of scouts before a judgement (``table-fetch.js`` SCOUTING, over HTTP/2)."""
 SCOUT_ENOUGH = 1024
-"""Blocks a scout may want before it is stopped (``checker-worker.js`` SCOUT_ENOUGH)."""
+"""Blocks a scout may want before it is stopped (``table-fetch.js`` SCOUTING, over HTTP/2)."""
 
 Range = tuple[str, int, int]
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.checker import wasm_host
+
 ASSETS = Path(__file__).resolve().parents[2] / "rulebook_build" / "checkpage" / "assets"
 NODE = shutil.which("node")
 
@@ -688,6 +690,29 @@ console.log(JSON.stringify(asked));
         ["/t/c.blocks", "bytes=10-11", "no-store"],
         ["/t/c.blocks", "bytes=40-41", "no-store"],
     ]
+
+
+def test_the_scouts_ask_wide_ranges_only_where_the_browser_asks_six_at_a_time(
+    tmp_path: Path,
+) -> None:
+    """Over HTTP/1.x (every protocol the worker's requests went over) the scouts ask fewer,
+    wider ranges; over HTTP/2 or 3, or with no protocol known yet, blocks alone in more rounds;
+    and the harness that scouts as the worker does (``tests/checker/wasm_host.py``) keeps the
+    HTTP/2 settings."""
+    said = run(
+        tmp_path,
+        "import { scoutingFor } from "
+        + json.dumps((ASSETS / "table-fetch.js").as_uri())
+        + """;
+const cases = [["http/1.1", "http/1.1"], ["http/1.1", ""], ["HTTP/1.0"], ["h2"], ["h3"],
+  ["http/1.1", "h2"], [], [""], undefined];
+console.log(JSON.stringify(cases.map((protocols) => scoutingFor(protocols))));
+""",
+    )
+    wide = {"rounds": 4, "enough": 512, "gap": 65536}
+    alone = {"rounds": 6, "enough": 1024, "gap": 4096}
+    assert said == [wide, wide, wide, alone, alone, alone, alone, alone, alone]
+    assert (alone["rounds"], alone["enough"]) == (wasm_host.SCOUT_ROUNDS, wasm_host.SCOUT_ENOUGH)
 
 
 def test_a_whole_file_host_that_fails_first_is_asked_once_more_not_once_a_range(

@@ -27,10 +27,10 @@
  * requests in flight (table-fetch.js prefetch), while Python may still be loading.  Then
  * scouts (prover-host.js scout): the judgement's first searches (the position after each
  * first move, entry.py scout_requests) run in fresh instances that never wait, each stopped
- * once it wants SCOUT_ENOUGH blocks; each of those blocks alone, with its page's sums
+ * once it wants enough blocks; each of those blocks alone, with its page's sums
  * (tables.py table_request), is fetched as soon as its scout stops (a scout's ranges of a file
- * that lie close together in one request: MERGE_GAP), and the scouts that wanted something
- * run again, SCOUT_ROUNDS rounds at most.  The scouts' answers are thrown away: the judgement
+ * that lie close together in one request), and the scouts that wanted something run again,
+ * a few rounds at most (scoutSettings: how many, and how close, by the connection).  The scouts' answers are thrown away: the judgement
  * runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
  * and asks the host only for the blocks still missing, each with its page.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
@@ -58,6 +58,7 @@ import {
   prefetch,
   rangeFetch,
   rangeReader,
+  scoutingFor,
   sha256,
   tablesToPrefetch,
   WHOLE_FILES,
@@ -88,27 +89,14 @@ var manifestTexts = {}; /* variant -> promise of its checked manifest's text */
  * queues the rest, over HTTP/2 (most hosts) they all go together */
 var IN_FLIGHT = 32;
 var WHOLE_BYTES = 32768; /* remote.py WHOLE_BYTES: a class this small is fetched whole */
-/* rounds of scouts before a search, and blocks a scout may want before it stops: more of both
- * than the judgement's misses once cost, since the scouts' ranges now go out together
- * (table-fetch.js rangeFetch passes the HTTP cache by) and each round brings what the next
- * one reads; fewer left the judgement waiting on many requests one after another
- * (benchmarks/README.md, "One request of a file at a time") */
-var SCOUT_ROUNDS = 6;
-var SCOUT_ENOUGH = 1024;
+/* rounds of scouts before a search, the blocks a scout may want before it stops, and how far
+ * apart a scout's ranges of one file may lie and still go in one request (the bytes between
+ * too): table-fetch.js scoutingFor, by the protocol of the worker's requests (scoutSettings()) */
 /* and before Python (scoutEarly): those scouts cannot read a block, so every block they meet
  * past the first few hundred is a guess that the rounds after Python, which read what came,
  * mostly do not need; fewer there leave the line to Pyodide's files and to those rounds
  * (benchmarks/README.md, "On a faster machine") */
 var EARLY_ENOUGH = 256;
-/* a scout's ranges of one file at most this many bytes apart are asked in one request, the
- * bytes between too: a block's stream and its page's sums, or two blocks of a page, go in one
- * request.  Wider gaps brought blocks the judgement then read without waiting, when the
- * browser let one request of a file through at a time; with the requests in flight together,
- * the rounds bring those blocks for far fewer bytes, and a long judgement waits longer on
- * them than on the bytes.  Before Python the same (EARLY_GAP), a constant of its own since
- * those bytes share the line with Pyodide's files. */
-var MERGE_GAP = 4096;
-var EARLY_GAP = 4096;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */
 var EARLY_SECONDS = 20; /* entry.py DEFAULT_SECONDS, where the page gave no limit */
@@ -119,6 +107,7 @@ var NO_EARLY = Object.freeze({
   bytes: 0,
   seconds: 0,
   rounds: [],
+  gap: 0,
   wanted: 0,
   mark: null,
   began: 0,
@@ -368,6 +357,20 @@ function aheadOf(text) {
   return { fen: fen[1], variant: type && type[1] === "40" ? "frisian" : "international" };
 }
 
+/* the scouts' settings (table-fetch.js scoutingFor) for the protocols of the requests this
+ * worker made so far: the manifest, the search, Python's files */
+function scoutSettings() {
+  var entries =
+    typeof performance !== "undefined" && performance.getEntriesByType
+      ? performance.getEntriesByType("resource")
+      : [];
+  return scoutingFor(
+    entries.map(function (entry) {
+      return entry.nextHopProtocol;
+    })
+  );
+}
+
 /* Rounds of scouts (see the top of this file) before the judgement: a promise of {requests,
  * bytes} fetched.  Each round's ranges are fetched `IN_FLIGHT` at a time and kept in `spans`,
  * where the judgement's own requests find them.  A scout that wanted nothing had every block
@@ -390,13 +393,14 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
       })
     );
   }
+  var settings = scoutSettings();
   var scouting = {
     host: hosts[variant],
     rangeOf: rangeOf,
     ready: ready,
-    rounds: SCOUT_ROUNDS,
-    gap: MERGE_GAP,
-    enough: SCOUT_ENOUGH
+    rounds: settings.rounds,
+    gap: settings.gap,
+    enough: settings.enough
   };
   return scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress);
 }
@@ -408,7 +412,7 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
   var host = scouting.host;
   var rangeOf = scouting.rangeOf;
   var ready = scouting.ready;
-  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [] };
+  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [], gap: scouting.gap };
   var scoutedNodes = scoutedOf(variant);
   if (!scouts.lines.length || (scouts.mark && spans.get(scouts.mark, 0, 0))) {
     return Promise.resolve(fetched);
@@ -552,7 +556,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
           return false;
         },
         rounds: 1,
-        gap: EARLY_GAP,
+        gap: scoutSettings().gap,
         enough: EARLY_ENOUGH
       };
       var folder = base + "rulebook/tables/" + variant + "/";
@@ -564,6 +568,7 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
             bytes: done.bytes,
             seconds: done.seconds || (performance.now() - began) / 1000,
             rounds: done.each,
+            gap: done.gap,
             wanted: wanted,
             mark: mark,
             /* seconds since the worker started: when these scouts began and ended */
@@ -765,6 +770,7 @@ self.onmessage = function (event) {
                   bytes: first.bytes,
                   seconds: first.seconds,
                   rounds: first.rounds,
+                  gap: first.gap,
                   wanted: first.wanted,
                   began: first.began,
                   ended: first.ended,
@@ -772,6 +778,7 @@ self.onmessage = function (event) {
                 },
                 scouted: scouted.requests,
                 scout_rounds: scouted.rounds,
+                scout_gap: scouted.gap,
                 scout_seconds: scouted.seconds,
                 scout_rounds_seconds: scouted.each
               };
