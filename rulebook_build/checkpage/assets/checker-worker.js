@@ -393,41 +393,42 @@ function scoutAhead(api, variant, scouts, spans, fetchAsync, onProgress) {
       })
     );
   }
-  var settings = scoutSettings();
   var scouting = {
     host: hosts[variant],
     rangeOf: rangeOf,
     ready: ready,
-    rounds: settings.rounds,
-    gap: settings.gap,
-    enough: settings.enough
+    settings: scoutSettings
   };
   return scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress);
 }
 
 /* scoutAhead's rounds, with `scouting`: {host, rangeOf(a, b, c, d, block), ready(a, b, c, d,
- * block), rounds, gap (mergedRanges), enough (blocks a scout may want)}; scoutEarly's too (its
- * own host and ranges, nothing ready, one round, its own gap and enough) */
+ * block), settings() -> {rounds, gap (mergedRanges), enough (blocks a scout may want)}};
+ * scoutEarly's too (its own host and ranges, nothing ready, one round, its own enough).  The
+ * settings are asked again each round: a visit whose files all came from the browser's cache
+ * knows its connection's protocol only once the first round's requests were answered. */
 function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
   var host = scouting.host;
   var rangeOf = scouting.rangeOf;
   var ready = scouting.ready;
-  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [], gap: scouting.gap };
+  var fetched = { requests: 0, bytes: 0, rounds: 0, seconds: 0, each: [], gap: 0 };
   var scoutedNodes = scoutedOf(variant);
   if (!scouts.lines.length || (scouts.mark && spans.get(scouts.mark, 0, 0))) {
     return Promise.resolve(fetched);
   }
-  function round(left, running) {
-    if (left <= 0 || !running.length) {
+  function round(running) {
+    var settings = scouting.settings();
+    if (fetched.rounds >= settings.rounds || !running.length) {
       return Promise.resolve(fetched);
     }
+    fetched.gap = settings.gap;
     var wanted = {};
     var asked = []; /* this round's fetches: each scout's ranges asked as soon as it stops */
     var progress = [];
     var began = performance.now();
     fetched.rounds += 1;
     var still = running.filter(function (line) {
-      var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, scouting.enough);
+      var blocks = host.scout(variant, SCOUT_TABLE_MB, line, ready, settings.enough);
       if (!blocks.length) {
         scoutedNodes[line.split(" ").slice(3).join(" ")] = true; /* it had every block */
       }
@@ -442,7 +443,7 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
         });
       });
       /* a scout's ranges of one file that lie close together go in one request */
-      fresh = mergedRanges(fresh, scouting.gap);
+      fresh = mergedRanges(fresh, settings.gap);
       if (fresh.length) {
         var index = progress.length;
         progress.push([0, 0]);
@@ -474,10 +475,10 @@ function scoutRounds(variant, scouting, scouts, spans, fetchAsync, onProgress) {
         fetched.requests += one.requests;
         fetched.bytes += one.bytes;
       });
-      return round(left - 1, still);
+      return round(still);
     });
   }
-  return round(scouting.rounds, scouts.lines);
+  return round(scouts.lines);
 }
 
 /* The scouts of the problem while Python loads (op "ahead"; early-scouts.js): once the
@@ -555,9 +556,9 @@ function scoutEarly(base, variant, fen, seconds, pagesAsked, id) {
         ready: function () {
           return false;
         },
-        rounds: 1,
-        gap: scoutSettings().gap,
-        enough: EARLY_ENOUGH
+        settings: function () {
+          return { rounds: 1, gap: scoutSettings().gap, enough: EARLY_ENOUGH };
+        }
       };
       var folder = base + "rulebook/tables/" + variant + "/";
       var scouts = { lines: lines, mark: "" };

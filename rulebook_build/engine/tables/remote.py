@@ -367,7 +367,7 @@ def publish(
 
 PAGES_A_REQUEST: Final = 1
 """Pages a request of the judgement brings for a block no scout fetched (the check page's
-scouts fetch blocks alone, with what lies near them: ``MERGE_GAP`` in ``checker-worker.js``):
+scouts fetch blocks alone, with what lies near them: ``scoutingFor`` in ``table-fetch.js``):
 its page alone.  With four pages a request PWCP-2's A1 fetched 9.7 MB so, with one 3.5 MB, in
 the same time over an emulated home connection
 (``benchmarks/results/browser-checker-site-tables-4.txt``).  Without scouts (the benchmarks'
