@@ -628,7 +628,6 @@ def _home(site: Path, args: argparse.Namespace) -> int:
     HomeHost.compress = not args.no_compress
     handler = functools.partial(HomeHost, directory=str(site))
     httpd = Server(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     host = f"http://127.0.0.1:{httpd.server_address[1]}"
     front = None

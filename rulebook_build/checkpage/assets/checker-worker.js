@@ -30,8 +30,8 @@
  * once it wants enough blocks; each of those blocks alone, with its page's sums
  * (tables.py table_request), is fetched as soon as its scout stops (a scout's ranges of a file
  * that lie close together in one request), and the scouts that wanted something run again,
- * a few rounds at most (scoutSettings: how many, and how close, by the connection).  The scouts' answers are thrown away: the judgement
- * runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
+ * a few rounds at most (scoutSettings: how many, and how close, by the connection).  The
+ * scouts' answers are thrown away: the judgement runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
  * and asks the host only for the blocks still missing, each with its page.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
  * Python waits for the scouts of every later search too (scoutBefore, tables.py
@@ -89,13 +89,13 @@ var manifestTexts = {}; /* variant -> promise of its checked manifest's text */
  * queues the rest, over HTTP/2 (most hosts) they all go together */
 var IN_FLIGHT = 32;
 var WHOLE_BYTES = 32768; /* remote.py WHOLE_BYTES: a class this small is fetched whole */
-/* rounds of scouts before a search, the blocks a scout may want before it stops, and how far
- * apart a scout's ranges of one file may lie and still go in one request (the bytes between
- * too): table-fetch.js scoutingFor, by the protocol of the worker's requests (scoutSettings()) */
-/* and before Python (scoutEarly): those scouts cannot read a block, so every block they meet
- * past the first few hundred is a guess that the rounds after Python, which read what came,
- * mostly do not need; fewer there leave the line to Pyodide's files and to those rounds
- * (benchmarks/README.md, "On a faster machine") */
+/* blocks a scout before Python (scoutEarly) may want before it stops: those scouts cannot read
+ * a block, so every block they meet past the first few hundred is a guess that the rounds
+ * after Python, which read what came, mostly do not need; fewer there leave the line to
+ * Pyodide's files and to those rounds (benchmarks/README.md, "On a faster machine").  The
+ * scouts' other settings (rounds, blocks a scout after Python may want, how far apart a
+ * scout's ranges of one file may lie and still go in one request) depend on the connection:
+ * scoutSettings, table-fetch.js scoutingFor. */
 var EARLY_ENOUGH = 256;
 var SCOUT_TABLE_MB = 64; /* a scout's transposition table: it stops after a few blocks' search */
 var EARLY_NODES = 2000000; /* tables.py SCOUT_NODES */

@@ -423,8 +423,6 @@ export function tablesToPrefetch(manifest, fen, whole) {
   return wanted;
 }
 
-/* ranges [{name, start, end}] with those of one file at most `gap` bytes apart joined into
- * one (the bytes between come too), sorted by file and start */
 /* The scouts' settings for the connection the worker's requests went over (the protocols
  * Resource Timing gives each of them: nextHopProtocol).  Over HTTP/2 or 3 the browser sends
  * all its requests together, so the scouts ask for their blocks alone (a gap of 4 KB joins a
@@ -451,6 +449,8 @@ export function scoutingFor(protocols) {
   return sixAtOnce ? SCOUTING.sixAtOnce : SCOUTING.together;
 }
 
+/* ranges [{name, start, end}] with those of one file at most `gap` bytes apart joined into
+ * one (the bytes between come too), sorted by file and start */
 export function mergedRanges(ranges, gap) {
   var sorted = ranges.slice().sort(function (x, y) {
     return x.name < y.name ? -1 : x.name > y.name ? 1 : x.start - y.start;
