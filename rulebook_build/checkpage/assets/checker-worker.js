@@ -31,8 +31,9 @@
  * (tables.py table_request), is fetched as soon as its scout stops (a scout's ranges of a file
  * that lie close together in one request), and the scouts that wanted something run again,
  * a few rounds at most (scoutSettings: how many, and how close, by the connection).  The
- * scouts' answers are thrown away: the judgement runs as without them, takes the blocks they fetched from what is kept (open_tables' `kept`),
- * and asks the host only for the blocks still missing, each with its page.  Where the
+ * scouts' answers are thrown away: the judgement runs as without them, takes the blocks they
+ * fetched from what is kept (open_tables' `kept`), and asks the host only for the blocks still
+ * missing, each with its page.  Where the
  * browser can suspend WebAssembly on a promise (JSPI), the check is a promising call and
  * Python waits for the scouts of every later search too (scoutBefore, tables.py
  * _ScoutedHost).  A problem judged is noted among the kept spans: the next check of it runs no
