@@ -221,6 +221,7 @@ def build_pair(
     frisian: bool = False,
     slices: bool = False,
     jobs: int = 1,
+    codes: bool = False,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
@@ -229,7 +230,10 @@ def build_pair(
     time, the same values in far less memory (an International pair of six pieces needs up to
     27 GB built whole, the largest Fries Spel pair of five 35 GB); not for a class that is its
     own partner.  ``jobs``:
-    processes sharing the slices (with ``slices`` only)."""
+    processes sharing the slices (with ``slices`` only).  ``codes``: the ``.body`` files hold
+    one *build code* a slot (``tables/compact.py`` ``build_code``) instead of the int16 value,
+    and the classes the pair leads to are read from ``<class>.code`` files of build codes
+    where there are some."""
     if not 1 <= jobs <= MAX_SLICE_JOBS or (jobs > 1 and not slices):
         raise ValueError(f"jobs must be 1 to {MAX_SLICE_JOBS}, and more than 1 only with slices")
     command = [str(program), str(folder), *(str(n) for n in material)]
@@ -237,6 +241,8 @@ def build_pair(
         command.append("rules")
     if frisian:
         command.append("frisian")
+    if codes:
+        command.append("codes")
     if slices:
         command += ["slices", str(jobs)]
     with subprocess.Popen(

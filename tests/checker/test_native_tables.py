@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import platform
 import random
+import sys
 from pathlib import Path
 from typing import Final
 
@@ -386,3 +387,65 @@ def test_a_cache_of_its_own_takes_the_program_the_users_cache_compiled(
     assert [p.name for p in taken.parent.iterdir()] == [compiled.name]  # no temporary left
     # a program the user's cache does not hold is not to be had without a compiler
     assert binaries.executable(tmp_path / "other", binaries.SOURCE) is None
+
+
+def build_codes_of(table: bytes, *, rules: bool) -> bytes:
+    """The build codes of a built table file's values (``compact.build_code``)."""
+    from array import array
+
+    from rulebook_build.engine.tables.compact import build_code
+
+    values = array("h")
+    values.frombytes(table[table.index(b"\n", table.index(b"\n") + 1) + 1 :])
+    if sys.byteorder != "little":
+        values.byteswap()
+    codes = {v: build_code(v, rules=rules) for v in set(values)}
+    return bytes(codes[v] for v in values)
+
+
+@pytest.mark.parametrize("semantics", ["pure", "rules"])
+def test_a_frisian_build_in_codes_from_codes_gives_the_codes_of_the_int16_build(
+    semantics: Semantics, tmp_path: Path
+) -> None:
+    # every Frisian pair of up to 3 pieces and FRISIAN_SLICED (by slices, art. 17 runs carried
+    # into the slices built before), each built with "codes" from the codes of the classes it
+    # leads to alone (no int16 table in the folder): its codes are those of the int16 tables
+    # the suite builds, the count-rule distances within the cap exactly (Fries Spel art. 18's
+    # 13 plies among them) and the results of both kinds
+    from rulebook_build.engine.tables.kinds import build_levels
+    from rulebook_build.engine.tables.retrograde import exit_classes, members_of
+
+    tables = checker_tables(FRISIAN)
+    tables.prepare_missing()
+    whole = tables.pure if semantics == "pure" else tables.rules
+    program = whole.native_program()
+    assert program is not None
+    wanted = {m for m in whole.material_classes() if sum(m) <= 3}
+    waiting = list(FRISIAN_SLICED)
+    while waiting:
+        material = waiting.pop()
+        for member in members_of(material):
+            if member not in wanted:
+                wanted.add(member)
+                waiting.extend(exit_classes(member))
+    assert any(sum(m) == 4 for m in wanted - set(FRISIAN_SLICED))  # a promotion's 4-piece class
+    compared = 0
+    for level in build_levels(sorted(wanted)):
+        for material in level:
+            binaries.build_pair(
+                program,
+                tmp_path,
+                material,
+                rules=semantics == "rules",
+                frisian=True,
+                codes=True,
+                slices=material in FRISIAN_SLICED,
+            )
+            for member in members_of(material):
+                name = "m{}k{}-m{}k{}".format(*member)
+                built = (tmp_path / f"{name}.body").read_bytes()
+                stored = (whole.folder() / f"{name}.bin").read_bytes()
+                assert built == build_codes_of(stored, rules=semantics == "rules"), name
+                (tmp_path / f"{name}.body").rename(tmp_path / f"{name}.code")
+                compared += 1
+    assert compared == len(wanted) and not list(tmp_path.glob("*.bin"))

@@ -13,7 +13,7 @@
  * parent may have had.  tests/checker/test_native_tables.py compares every class this program
  * builds with the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules] [frisian] [slices [JOBS]]
+ * Usage: tablebuild DIR A B C D [rules] [frisian] [codes] [slices [JOBS]]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
@@ -29,6 +29,10 @@
  *   memory, for the International classes of six pieces and the largest Fries Spel classes of
  *   five; a pair whose class is its own partner is refused.
  *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
+ *   With "codes" the .body files hold one byte a slot, a *build code* (code_of), instead of the
+ *   int16 value, and an exit class is read from DIR/mAkB-mCkD.code (build codes, no header)
+ *   where there is one, else from its .bin: what a parent needs of a child, in half the bytes
+ *   (a quarter of the disk of both kinds, see code_of).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
@@ -63,10 +67,53 @@ typedef int16_t val;
 typedef struct {
     int m[4];
     layout l;
-    const unsigned char *values; /* int16 little-endian, mapped from the file (read by value_at) */
+    const unsigned char *values; /* int16 little-endian, or build codes, mapped from the file */
+    int codes;                   /* read from a .code file: one build code a slot (value_at) */
 } exit_table;
 
 static int RULES = 0;
+
+/* Build codes ("codes"): one byte a slot of what a parent's build needs of a child, and what the
+ * checker keeps (tables/compact.py), so that the largest Fries Spel classes need not be held
+ * as int16 on disk while the classes built from them are built:
+ *     0 unused   1 draw   2 a win beyond CODE_CAP plies   3 a loss beyond CODE_CAP plies
+ *     4 + d / 2  a win in d plies (d odd, d <= CODE_CAP)   36 + d / 2  a loss in d (d even)
+ * With the count rules the distance is kept up to CODE_CAP (compact.CAP, past every clock's
+ * budget) and only whether it is a win or a loss beyond it; the pure kind keeps only the result
+ * (codes 0 to 3), which is all the checker reads of it.  Read back (VALUE_OF_CODE) a distance
+ * beyond the cap is CODE_CAP + 2 (a win) or + 1 (a loss): a parent's distance is one more than
+ * its child's, so it comes out exact where the true one is within the cap and beyond the cap
+ * where the true one is, and its result is always the true one (a win has a lost child, a loss
+ * only won ones, whatever their distances).  Of a pure table built from read-back codes only
+ * the results are then the true ones, and only they are written. */
+#define CODE_CAP 63
+static int CODES = 0;
+static val VALUE_OF_CODE[256];
+
+static uint8_t code_of(val v) {
+    if (v == UNUSED) return 0;
+    if (v == DRAW) return 1;
+    if (!RULES || v > CODE_CAP) return v & 1 ? 2 : 3;
+    return (uint8_t)(v & 1 ? 4 + v / 2 : 36 + v / 2);
+}
+
+static void init_codes(void) {
+    for (int c = 0; c < 256; c++) VALUE_OF_CODE[c] = -3; /* no build code */
+    VALUE_OF_CODE[0] = UNUSED;
+    VALUE_OF_CODE[1] = DRAW;
+    VALUE_OF_CODE[2] = CODE_CAP + 2;
+    VALUE_OF_CODE[3] = CODE_CAP + 1;
+    for (int k = 0; k <= CODE_CAP / 2; k++) {
+        VALUE_OF_CODE[4 + k] = (val)(2 * k + 1);
+        VALUE_OF_CODE[36 + k] = (val)(2 * k);
+    }
+}
+
+static inline val value_of_code(uint8_t code) {
+    val v = VALUE_OF_CODE[code];
+    if (v == -3) { fprintf(stderr, "tablebuild: %d is no build code\n", code); exit(1); }
+    return v;
+}
 /* Fries Spel art. 21, with the count rules: one king against one king is drawn at once unless a
  * capture is pending or forced (the class m0k1-m0k1 only) */
 static int DRAWN_AT_ONCE = 0;
@@ -87,12 +134,21 @@ static exit_table *exit_for(const int m[4]) {
         if (!memcmp(EXITS[i].m, m, sizeof(int) * 4)) return &EXITS[i];
     exit_table *e = &EXITS[EXIT_COUNT++];
     memcpy(e->m, m, sizeof(int) * 4);
+    e->codes = 0;
     make_layout(&e->l, m);
     char path[4096];
-    name_of(path, sizeof path, m, ".bin");
-    /* mapped, not read: the pages are shared by the jobs of a build by slices and by the
-     * builds running beside it (a Fries Spel 5-piece pair leads to a class of 7 GB) */
-    int fd = open(path, O_RDONLY);
+    int fd = -1;
+    if (CODES) { /* a class already kept as build codes */
+        name_of(path, sizeof path, m, ".code");
+        fd = open(path, O_RDONLY);
+        e->codes = fd >= 0;
+    }
+    if (fd < 0) {
+        name_of(path, sizeof path, m, ".bin");
+        /* mapped, not read: the pages are shared by the jobs of a build by slices and by the
+         * builds running beside it (a Fries Spel 5-piece pair leads to a class of 7 GB) */
+        fd = open(path, O_RDONLY);
+    }
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         fprintf(stderr, "tablebuild: %s: %s (build the smaller classes first)\n", path, strerror(errno));
@@ -102,9 +158,9 @@ static exit_table *exit_for(const int m[4]) {
     const unsigned char *map = bytes ? mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
     close(fd);
     if (map == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
-    for (int newlines = 0; newlines < 2 && at < bytes; at++) /* two header lines */
+    for (int newlines = 0; newlines < 2 && at < bytes && !e->codes; at++) /* two header lines */
         if (map[at] == '\n') newlines++;
-    if (bytes - at != sizeof(val) * e->l.slots) {
+    if (bytes - at != (e->codes ? 1 : sizeof(val)) * e->l.slots) {
         fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
                 (unsigned long long)e->l.slots);
         exit(1);
@@ -115,6 +171,7 @@ static exit_table *exit_for(const int m[4]) {
 
 /* a slot of a table the pair leads to */
 static inline val value_at(const exit_table *e, int64_t slot) {
+    if (e->codes) return value_of_code(e->values[slot]);
     val v;
     memcpy(&v, e->values + sizeof(val) * (uint64_t)slot, sizeof v);
     return v;
@@ -191,6 +248,11 @@ static int SLICES = 0;
 static bb SLICE_MEN[2][2];  /* [member][0: the men of its side to move, 1: the other side's] */
 static uint64_t SLICE_SIZE; /* nodes of one member in a slice: the kings of both sides, the runs */
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
+static uint8_t *OUT_CODES[2]; /* the same with "codes": build codes */
+
+static inline val out_value(int k, int64_t slot) {
+    return CODES ? value_of_code(OUT_CODES[k][slot]) : OUT[k][slot];
+}
 
 /* built by slices, the node of a position of member k (side to move as White) with its runs,
  * or -1 outside the slice; only for a parent whose men are those of the slice (a king's move
@@ -335,7 +397,7 @@ static void initialise(uint64_t first) {
                     /* the mover's run ends with a man's move, the other side's goes on */
                     int64_t i = slot_of(&pa->l, mirror(pm), mirror(pk), after, mirror(ok), carried, NO_RUN);
                     if (i < 0) { fprintf(stderr, "tablebuild: a child outside its class\n"); exit(1); }
-                    count_exit(OUT[MEMBERS[k].partner][i], &t->remaining, &t->longest, &t->best_win);
+                    count_exit(out_value(MEMBERS[k].partner, i), &t->remaining, &t->longest, &t->best_win);
                 } else t->remaining++;
             }
         }
@@ -509,6 +571,23 @@ static double now(void) {
 static uint64_t *FOUND;
 static size_t FOUND_COUNT, FOUND_CAPACITY;
 
+/* With -DCOUNT_WORK (benchmarks/builder_work.py only) the builder counts its work and says it on
+ * standard error at the end: the nodes settled, the parents visited (one read and write of a
+ * count each), and the seconds of the forward pass and of settling.  Built without it, as the
+ * package builds it, none of this is compiled. */
+#ifdef COUNT_WORK
+static uint64_t WORK_SETTLED, WORK_VISITS;
+static double WORK_FORWARD, WORK_SETTLE;
+#define COUNT(counter, amount) ((counter) += (amount))
+static void report_work(void) {
+    fprintf(stderr, "work: settled %llu visits %llu forward %.3f settle %.3f\n",
+            (unsigned long long)WORK_SETTLED, (unsigned long long)WORK_VISITS, WORK_FORWARD, WORK_SETTLE);
+}
+#else
+#define COUNT(counter, amount) ((void)0)
+static void report_work(void) {}
+#endif
+
 static void found(uint64_t parent, int distance) {
     (void)distance;
     if (FOUND_COUNT == FOUND_CAPACITY) {
@@ -601,8 +680,10 @@ static void settle(int keep) {
                         GROUP[GROUP_COUNT++] = next;
                     }
                 }
+                COUNT(WORK_SETTLED, (uint64_t)GROUP_COUNT);
                 for_each_parent(found, distance);
             }
+            COUNT(WORK_VISITS, FOUND_COUNT);
             for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&REMAINING[FOUND[j]], 1);
             if (distance & 1) {
                 for (size_t j = 0; j < FOUND_COUNT; j++) __builtin_prefetch(&LONGEST[FOUND[j]], 1);
@@ -656,15 +737,20 @@ static void map_outputs(void) {
     for (int k = 0; k < MEMBER_COUNT; k++) {
         char *path = PART[k];
         name_of(path, sizeof PART[k], MEMBERS[k].m, ".body.part");
-        size_t bytes = sizeof(val) * MEMBERS[k].l.slots;
+        size_t bytes = (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots;
         int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", path);
             exit(1);
         }
-        OUT[k] = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
-        if (OUT[k] == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
+        if (map == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
+        if (CODES) {
+            OUT_CODES[k] = map; /* all unused (code 0) as the file is made */
+            continue;
+        }
+        OUT[k] = map;
         for (uint64_t i = 0; i < MEMBERS[k].l.slots; i++) OUT[k][i] = UNUSED;
     }
 }
@@ -676,8 +762,16 @@ static void build_slice(const slice *one) {
     SLICE_MEN[0][1] = one->other;
     SLICE_MEN[1][0] = mirror(one->other);
     SLICE_MEN[1][1] = mirror(one->own);
+#ifdef COUNT_WORK
+    double started = now();
+#endif
     for (uint64_t node = 0; node < 2 * SLICE_SIZE; node += DIGITS) initialise(node);
+#ifdef COUNT_WORK
+    double settling = now();
+    WORK_FORWARD += settling - started;
+#endif
     settle(1);
+    COUNT(WORK_SETTLE, now() - settling);
     /* A slice's nodes of one placement of the kings to move lie in a member's table in the
      * same order, one after another: the placements of the other kings, each with its runs
      * (slot_of).  Copied so, a block at a time, instead of each node decoded and its slot
@@ -689,7 +783,10 @@ static void build_slice(const slice *one) {
         uint64_t block = l->count[3] * DIGITS;
         for (uint64_t r1 = 0; r1 < l->count[1]; r1++) {
             uint64_t slot = (r0 * l->mult[0] + r1 * l->mult[1] + r2 * l->mult[2]) * DIGITS;
-            memcpy(&OUT[k][slot], &VALUES[k * SLICE_SIZE + r1 * block], sizeof(val) * block);
+            const val *from = &VALUES[k * SLICE_SIZE + r1 * block];
+            if (!CODES) memcpy(&OUT[k][slot], from, sizeof(val) * block);
+            else
+                for (uint64_t i = 0; i < block; i++) OUT_CODES[k][slot + i] = code_of(from[i]);
         }
     }
 }
@@ -777,14 +874,30 @@ static int build_by_slices(double started, int jobs) {
     for (int k = 0; k < 2; k++) {
         char done[4096];
         name_of(done, sizeof done, MEMBERS[k].m, ".body");
-        if (msync(OUT[k], sizeof(val) * MEMBERS[k].l.slots, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
+        void *out = CODES ? (void *)OUT_CODES[k] : (void *)OUT[k];
+        size_t bytes = (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots;
+        if (msync(out, bytes, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", done);
             return 1;
         }
     }
     COMPLETE = 1;
     fprintf(stderr, "tablebuild: %zu slices done in %.1f s\n", count, now() - started);
+    report_work();
     return 0;
+}
+
+/* a member's values into its .body: as int16, or with "codes" as build codes */
+static int write_values(FILE *f, const val *values, uint64_t count) {
+    if (!CODES) return fwrite(values, sizeof(val), count, f) == count;
+    static uint8_t chunk[1 << 16];
+    for (uint64_t at = 0; at < count;) {
+        size_t n = count - at < sizeof chunk ? (size_t)(count - at) : sizeof chunk;
+        for (size_t i = 0; i < n; i++) chunk[i] = code_of(values[at + i]);
+        if (fwrite(chunk, 1, n, f) != n) return 0;
+        at += n;
+    }
+    return 1;
 }
 
 int main(int argc, char **argv) {
@@ -793,12 +906,13 @@ int main(int argc, char **argv) {
     for (int i = 6; i < argc; i++) {
         if (!strcmp(argv[i], "rules")) RULES = 1;
         else if (!strcmp(argv[i], "frisian") && !SLICES) frisian = 1;
+        else if (!strcmp(argv[i], "codes") && !SLICES) CODES = 1;
         else if (!strcmp(argv[i], "slices")) SLICES = 1;
         else if (SLICES && jobs == 1 && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 64) jobs = atoi(argv[i]);
         else argc = 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [slices [JOBS]]\n");
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [codes] [slices [JOBS]]\n");
         return 1;
     }
     DIR = argv[1];
@@ -808,6 +922,7 @@ int main(int argc, char **argv) {
         if (m[i] < 0 || m[i] > 7) { fprintf(stderr, "tablebuild: bad material\n"); return 1; }
     }
     init_geometry(frisian);
+    init_codes();
     DRAWN_AT_ONCE = frisian && RULES && m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 1;
     init_index();
     int partner[4] = {m[2], m[3], m[0], m[1]};
@@ -844,16 +959,20 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "tablebuild: forward pass %.0f%%\n", 100.0 * (MEMBERS[k].offset + i) / total);
         }
     }
-    fprintf(stderr, "tablebuild: forward pass done in %.1f s\n", now() - started);
+    double settling = now();
+    fprintf(stderr, "tablebuild: forward pass done in %.1f s\n", settling - started);
     settle(0);
     fprintf(stderr, "tablebuild: done in %.1f s\n", now() - started);
+    COUNT(WORK_FORWARD, settling - started);
+    COUNT(WORK_SETTLE, now() - settling);
+    report_work();
     for (int k = 0; k < MEMBER_COUNT; k++) { /* written beside, then renamed: whole or not at all */
         char path[4096], done[4096];
         name_of(path, sizeof path, MEMBERS[k].m, ".body.part");
         name_of(done, sizeof done, MEMBERS[k].m, ".body");
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(VALUES + MEMBERS[k].offset, sizeof(val), MEMBERS[k].l.slots, f) != MEMBERS[k].l.slots ||
-            fclose(f) != 0 || rename(path, done) != 0) {
+        if (!f || !write_values(f, VALUES + MEMBERS[k].offset, MEMBERS[k].l.slots) || fclose(f) != 0 ||
+            rename(path, done) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", done);
             unlink(path);
             return 1;

@@ -138,6 +138,22 @@ def code_of(pure: int, rules: int) -> int:
     return 2 if win else 3
 
 
+def build_code(value: int, *, rules: bool) -> int:
+    """A built value as the compiled builder writes it with ``codes`` (``native/tablebuild.c``
+    ``code_of``): one byte of what a parent's build needs of a child and the checker keeps.
+    0 unused, 1 draw, 2 and 3 a win and a loss (of the pure kind always, with the count rules
+    beyond ``CAP`` plies), and with the count rules a distance within ``CAP`` as in a compact
+    code (4 + d // 2 a win, 36 + d // 2 a loss).  So a class's compact code is its count-rule
+    build code where that is 4 or more, else its pure one."""
+    if value == UNUSED:
+        return 0
+    if value == DRAW:
+        return 1
+    if not rules or value > CAP:
+        return 2 if value & 1 else 3
+    return 4 + value // 2 if value & 1 else 36 + value // 2
+
+
 def codes_in_python(pure: Sequence[int], rules: Sequence[int]) -> Iterator[bytes]:
     """The codes of two built tables, in chunks (where no C compiler is at hand)."""
     step = 1 << 16
