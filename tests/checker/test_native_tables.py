@@ -403,24 +403,23 @@ def build_codes_of(table: bytes, *, rules: bool) -> bytes:
     return bytes(codes[v] for v in values)
 
 
-@pytest.mark.parametrize("semantics", ["pure", "rules"])
-def test_a_frisian_build_in_codes_from_codes_gives_the_codes_of_the_int16_build(
-    semantics: Semantics, tmp_path: Path
+def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_int16_build(
+    tmp_path: Path,
 ) -> None:
     # every Frisian pair of up to 3 pieces and FRISIAN_SLICED (by slices, art. 17 runs carried
     # into the slices built before), each built with "codes" from the codes of the classes it
     # leads to alone (no int16 table in the folder): its codes are those of the int16 tables
     # the suite builds, the count-rule distances within the cap exactly (Fries Spel art. 18's
-    # 13 plies among them) and the results of both kinds
+    # 13 plies among them) and the results of both kinds; and the compact file packed from the
+    # two kinds' codes is the one packed from the int16 tables, byte for byte
     from rulebook_build.engine.tables.kinds import build_levels
     from rulebook_build.engine.tables.retrograde import exit_classes, members_of
 
     tables = checker_tables(FRISIAN)
     tables.prepare_missing()
-    whole = tables.pure if semantics == "pure" else tables.rules
-    program = whole.native_program()
+    program = tables.pure.native_program()
     assert program is not None
-    wanted = {m for m in whole.material_classes() if sum(m) <= 3}
+    wanted = {m for m in tables.pure.material_classes() if sum(m) <= 3}
     waiting = list(FRISIAN_SLICED)
     while waiting:
         material = waiting.pop()
@@ -429,23 +428,40 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_of_the_int16_build(
                 wanted.add(member)
                 waiting.extend(exit_classes(member))
     assert any(sum(m) == 4 for m in wanted - set(FRISIAN_SLICED))  # a promotion's 4-piece class
-    compared = 0
-    for level in build_levels(sorted(wanted)):
-        for material in level:
-            binaries.build_pair(
-                program,
-                tmp_path,
-                material,
-                rules=semantics == "rules",
-                frisian=True,
-                codes=True,
-                slices=material in FRISIAN_SLICED,
-            )
-            for member in members_of(material):
-                name = "m{}k{}-m{}k{}".format(*member)
-                built = (tmp_path / f"{name}.body").read_bytes()
-                stored = (whole.folder() / f"{name}.bin").read_bytes()
-                assert built == build_codes_of(stored, rules=semantics == "rules"), name
-                (tmp_path / f"{name}.body").rename(tmp_path / f"{name}.code")
-                compared += 1
-    assert compared == len(wanted) and not list(tmp_path.glob("*.bin"))
+    for whole in (tables.pure, tables.rules):
+        rules = whole is tables.rules
+        folder = tmp_path / whole.semantics
+        folder.mkdir()
+        for level in build_levels(sorted(wanted)):
+            for material in level:
+                slices = material in FRISIAN_SLICED
+                binaries.build_pair(
+                    program, folder, material, rules=rules, frisian=True, codes=True, slices=slices
+                )
+                for member in members_of(material):
+                    name = "m{}k{}-m{}k{}".format(*member)
+                    built = (folder / f"{name}.body").read_bytes()
+                    stored = (whole.folder() / f"{name}.bin").read_bytes()
+                    assert built == build_codes_of(stored, rules=rules), name
+                    (folder / f"{name}.body").rename(folder / f"{name}.code")
+        assert len(list(folder.glob("*.code"))) == len(wanted) and not list(folder.glob("*.bin"))
+    packing = checker_tables(FRISIAN, cache_dir=tmp_path / "cache")
+    for material in sorted(wanted):
+        name = "m{}k{}-m{}k{}".format(*material)
+        size = packing.pack_build_codes(
+            material, tmp_path / "pure" / f"{name}.code", tmp_path / "rules" / f"{name}.code"
+        )
+        tables.pack(material, target=tmp_path / f"{name}.pack")
+        packed = packing.pure.compact_path(material).read_bytes()
+        assert len(packed) == size and packed == (tmp_path / f"{name}.pack").read_bytes(), name
+    # a class's codes of another class, or of the wrong kind, are refused, not packed
+    from rulebook_build.errors import RulebookError
+
+    with pytest.raises(RulebookError, match="not the build codes of m1k1-m0k1"):
+        packing.pack_build_codes(
+            (1, 1, 0, 1), *(tmp_path / k / "m1k0-m0k1.code" for k in ("pure", "rules"))
+        )
+    with pytest.raises(RulebookError, match="disagree"):
+        packing.pack_build_codes(
+            (1, 1, 0, 1), *(tmp_path / k / "m1k1-m0k1.code" for k in ("rules", "rules"))
+        )

@@ -13,6 +13,11 @@
  * The Python code reads this output in blocks and compresses them; it also has the same
  * mapping in Python (compact.code_of), which the tests compare with this program.
  *
+ * Usage: pack codes PURE_CODES RULES_CODES SLOTS
+ *   The same from the two kinds' build codes (one byte a slot, no header: tablebuild.c code_of,
+ *   ../tables/compact.py build_code), which keep what the codes above need: the pure result, and
+ *   the count-rule distance within CAP.
+ *
  * Usage: pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES
  *   The codes of a class (one byte a slot, as above) on standard input; writes them on standard
  *   output with the slots no probe reads given the code before them (in slot order, 1 before
@@ -41,6 +46,51 @@ static int code_of(int16_t pure, int16_t rules) {
     if (rules >= 0 && (rules & 1) != pure_win) return -1; /* the rules only ever add draws */
     if (rules >= 0 && rules <= CAP) return pure_win ? 4 + rules / 2 : 36 + rules / 2;
     return pure_win ? 2 : 3;
+}
+
+/* a build code read back as a value that gives code_of the same code (65 and 64: beyond CAP) */
+static int16_t value_of_build_code(unsigned char c) {
+    if (c == 0) return -2;
+    if (c == 1) return -1;
+    if (c == 2) return CAP + 2;
+    if (c == 3) return CAP + 1;
+    if (c < 36) return (int16_t)(2 * (c - 4) + 1);
+    if (c < 68) return (int16_t)(2 * (c - 36));
+    return -3; /* no build code */
+}
+
+static int from_build_codes(char **argv) {
+    FILE *pure = fopen(argv[2], "rb"), *rules = fopen(argv[3], "rb");
+    if (!pure || !rules) {
+        fprintf(stderr, "pack codes: cannot open %s\n", pure ? argv[3] : argv[2]);
+        return 1;
+    }
+    long long slots = atoll(argv[4]);
+    static unsigned char a[CHUNK], b[CHUNK], out[CHUNK];
+    for (long long done = 0; done < slots;) {
+        size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
+        if (fread(a, 1, want, pure) != want || fread(b, 1, want, rules) != want) {
+            fprintf(stderr, "pack codes: the codes end before slot %lld of %lld\n", done, slots);
+            return 1;
+        }
+        for (size_t i = 0; i < want; i++) {
+            int16_t p = value_of_build_code(a[i]), r = value_of_build_code(b[i]);
+            int code = p == -3 || r == -3 || (p >= 0 && p <= CAP) ? -1 : code_of(p, r);
+            if (code < 0) {
+                fprintf(stderr, "pack codes: slot %lld: pure code %d, with count rules %d: not one position\n",
+                        done + (long long)i, a[i], b[i]);
+                return 1;
+            }
+            out[i] = (unsigned char)code;
+        }
+        if (fwrite(out, 1, want, stdout) != want) return 1;
+        done += (long long)want;
+    }
+    if (fgetc(pure) != EOF || fgetc(rules) != EOF) {
+        fprintf(stderr, "pack codes: more codes than the %lld slots of the class\n", slots);
+        return 1;
+    }
+    return fflush(stdout) ? 1 : 0;
 }
 
 static int fill(char **argv) {
@@ -97,8 +147,10 @@ static int fill(char **argv) {
 int main(int argc, char **argv) {
     die_with_parent();
     if (argc == 8 && !strcmp(argv[1], "fill")) return fill(argv);
+    if (argc == 5 && !strcmp(argv[1], "codes")) return from_build_codes(argv);
     if (argc != 6) {
         fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n"
+                        "       pack codes PURE_CODES RULES_CODES SLOTS\n"
                         "       pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES\n");
         return 1;
     }

@@ -168,8 +168,23 @@ def codes_compiled(
     program: Path, pure: tuple[Path, int], rules: tuple[Path, int], slots: int
 ) -> Iterator[bytes]:
     """The codes of two built table files, from ``native/pack.c``."""
+    return _pack_output(
+        [str(program), str(pure[0]), str(pure[1]), str(rules[0]), str(rules[1]), str(slots)]
+    )
+
+
+def codes_of_build_codes(program: Path, pure: Path, rules: Path, slots: int) -> Iterator[bytes]:
+    """The codes of a class from its two kinds' files of build codes (:func:`build_code`, as
+    ``rulebook tables`` builds the Fries Spel 5-piece classes), from ``native/pack.c``: the same
+    codes as from the built int16 tables."""
+    return _pack_output([str(program), "codes", str(pure), str(rules), str(slots)])
+
+
+def _pack_output(command: list[str]) -> Iterator[bytes]:
+    """What ``native/pack.c`` writes, in chunks; ``Disagreement`` with its message if it fails."""
+    program = command[0]
     with subprocess.Popen(
-        [str(program), str(pure[0]), str(pure[1]), str(rules[0]), str(rules[1]), str(slots)],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         **program_options(),

@@ -212,6 +212,36 @@ class CheckerTables:
                 source=str(paths[0].parent),
             ) from None
 
+    def pack_build_codes(self, material: Material, pure: Path, rules: Path) -> int:
+        """Write the compact file of a class into the cache from its two kinds' build codes
+        (``compact.build_code``: what ``rulebook tables`` builds the Fries Spel 5-piece classes
+        as, ``tablebuild ... codes``), the same file as :meth:`pack` writes from the int16
+        tables.  Its size in bytes."""
+        program = binaries.executable(self.pure.cache_dir, binaries.PACK_SOURCE)
+        if program is None:
+            raise RulebookError("packing build codes needs the compiled pack program")
+        size = self.pure.size(material)
+        for path in (pure, rules):
+            if path.stat().st_size != size:
+                raise RulebookError(
+                    f"not the build codes of {material_name(material)}: "
+                    f"{path.stat().st_size:,} bytes for {size:,} slots",
+                    source=str(path),
+                )
+        kept = compact.kept_codes(fresh_plies(self.variant, material))
+        chunks = compact.codes_of_build_codes(program, pure, rules, size)
+        try:
+            return compact.write(
+                self.pure.compact_path(material),
+                self.pure.compact_fields(material),
+                (chunk.translate(kept) for chunk in chunks),
+            )
+        except compact.Disagreement as fault:
+            raise RulebookError(
+                f"the two kinds of {material_name(material)} disagree: {fault}",
+                source=str(pure.parent),
+            ) from None
+
     def classes(self) -> list[Material]:
         """The classes with a table of both kinds."""
         proven = set(self.rules.material_classes())
