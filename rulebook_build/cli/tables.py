@@ -99,6 +99,7 @@ from rulebook_build.engine import (
     binaries,
     build_class,
     build_levels,
+    build_packed,
     compact,
     machine_cores,
     pair_name,
@@ -299,6 +300,10 @@ def build_tables(
     if missing:
         for kind in kinds:
             writable(kind.folder())
+    # Fries Spel's 5-piece classes, packed, are built through build codes (engine/tables/coded.py):
+    # as int16 tables they would need some 60 GB of disk while they build
+    coded = pack and compiled and variant.name == "frisian" and pieces == 5
+    coded_classes = sorted({m for _, m in missing if sum(m) == 5}) if coded else []
     missing_sliced = [m for m in sliced if not counted._cached_pair(m)]
     packed_only = [m for m in classes if sum(m) == 5 and not counted.path(m).is_file()]
     if missing_sliced and any(counted.compact_path(m).is_file() for m in packed_only):
@@ -355,18 +360,38 @@ def build_tables(
         for i, amount in enumerate(_pack(both, classes, jobs, as_built=as_built)):
             packing[i] += amount
 
+    as_int16 = [(kind, m) for kind, m in missing if m not in coded_classes]
     if cluster or jobs > 1:
         # with --pack, a level's classes are packed as soon as no class still to be built
         # leads to them: the disk holds about two levels of built files, not all of them
         after_level = (lambda: pack_now(as_built=True)) if pack else None
-        seconds += _side_by_side(kinds, missing, jobs, cluster, built, after_level)
+        seconds += _side_by_side(kinds, as_int16, jobs, cluster, built, after_level)
     else:
         for kind in kinds:
 
             def one(material: Material, took: float, kind: EndgameTables = kind) -> None:
                 built(material, took, kind)
 
-            seconds += kind.prepare_missing(classes, one)
+            seconds += kind.prepare_missing([m for m in classes if m not in coded_classes], one)
+    if coded_classes:
+        straight = [0, 0]  # classes and bytes packed
+
+        def packed(material: Material, size: int) -> None:
+            straight[0] += 1
+            straight[1] += size
+            line = f"  packed {describe(material)}: {size / 1e6:,.1f} MB"
+            if bar is None:
+                print(line, file=sys.stderr, flush=True)
+            else:
+                bar.write(line, file=sys.stderr)
+
+        seconds += build_packed(both, coded_classes, jobs=jobs, on_built=built, on_packed=packed)
+        print(
+            f"packed {straight[0]} classes straight from their build codes: "
+            f"{straight[1] / 1e9:.3f} GB",
+            file=sys.stderr,
+            flush=True,
+        )
     if bar is not None:
         bar.close()
     unwritten = [(kind, m) for kind, m in missing if not kind.in_cache(m)]

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         root_node,
     )
     from rulebook_build.engine.tables import compact, tablefile
+    from rulebook_build.engine.tables.coded import build_packed
     from rulebook_build.engine.tables.endgame import (
         EndgameTables,
         Material,
@@ -96,6 +97,7 @@ __getattr__ = face(
         "binaries": ("rulebook_build.engine.binaries", None),
         "build_class": ("rulebook_build.engine.tables.kinds", "build_class"),
         "build_levels": ("rulebook_build.engine.tables.kinds", "build_levels"),
+        "build_packed": ("rulebook_build.engine.tables.coded", "build_packed"),
         "checker_tables": ("rulebook_build.engine.tables.kinds", "checker_tables"),
         "compact": ("rulebook_build.engine.tables.compact", None),
         "default_cache_dir": ("rulebook_build.engine.tables.endgame", "default_cache_dir"),
@@ -140,6 +142,7 @@ __all__ = [
     "binaries",
     "build_class",
     "build_levels",
+    "build_packed",
     "checker_tables",
     "compact",
     "default_cache_dir",

@@ -16,7 +16,14 @@
  * Usage: pack codes PURE_CODES RULES_CODES SLOTS
  *   The same from the two kinds' build codes (one byte a slot, no header: tablebuild.c code_of,
  *   ../tables/compact.py build_code), which keep what the codes above need: the pure result, and
- *   the count-rule distance within CAP.
+ *   the count-rule distance within CAP.  PURE_CODES may also be the pure kind's results file
+ *   (as "pack results" writes it, told apart by its length).
+ *
+ * Usage: pack results CODES SLOTS
+ *   The results of a class's build codes (CODES, one byte a slot): two bits a slot, four slots
+ *   a byte from the lowest bits, 0 unused, 1 draw, 2 a win, 3 a loss (build codes 0 to 3), on
+ *   standard output: what the builds of the classes it leads to still need of it where the
+ *   count-rule distance does not count (tablebuild.c, a .wdl file), in a quarter of the bytes.
  *
  * Usage: pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES
  *   The codes of a class (one byte a slot, as above) on standard input; writes them on standard
@@ -59,17 +66,71 @@ static int16_t value_of_build_code(unsigned char c) {
     return -3; /* no build code */
 }
 
+/* the result of a build code (its first four codes stand for themselves); -1 for none */
+static int result_of(unsigned char c) { return c < 4 ? c : c < 36 ? 2 : c < 68 ? 3 : -1; }
+
+static long long file_bytes(FILE *f) {
+    if (fseek(f, 0, SEEK_END)) return -1;
+    long long bytes = ftell(f);
+    return fseek(f, 0, SEEK_SET) ? -1 : bytes;
+}
+
+static int results(char **argv) {
+    FILE *in = fopen(argv[2], "rb");
+    if (!in) {
+        fprintf(stderr, "pack results: cannot open %s\n", argv[2]);
+        return 1;
+    }
+    long long slots = atoll(argv[3]);
+    static unsigned char codes[CHUNK], out[CHUNK / 4];
+    for (long long done = 0; done < slots;) {
+        size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
+        if (fread(codes, 1, want, in) != want) {
+            fprintf(stderr, "pack results: the codes end before slot %lld of %lld\n", done, slots);
+            return 1;
+        }
+        memset(out, 0, sizeof out);
+        for (size_t i = 0; i < want; i++) {
+            int r = result_of(codes[i]);
+            if (r < 0) {
+                fprintf(stderr, "pack results: slot %lld: %d is no build code\n", done + (long long)i, codes[i]);
+                return 1;
+            }
+            out[i / 4] |= (unsigned char)(r << 2 * (i % 4));
+        }
+        size_t bytes = (want + 3) / 4;
+        if (fwrite(out, 1, bytes, stdout) != bytes) return 1;
+        done += (long long)want;
+    }
+    if (fgetc(in) != EOF) {
+        fprintf(stderr, "pack results: more codes than the %lld slots of the class\n", slots);
+        return 1;
+    }
+    return fflush(stdout) ? 1 : 0;
+}
+
 static int from_build_codes(char **argv) {
     FILE *pure = fopen(argv[2], "rb"), *rules = fopen(argv[3], "rb");
     if (!pure || !rules) {
         fprintf(stderr, "pack codes: cannot open %s\n", pure ? argv[3] : argv[2]);
         return 1;
     }
-    long long slots = atoll(argv[4]);
-    static unsigned char a[CHUNK], b[CHUNK], out[CHUNK];
+    long long slots = atoll(argv[4]), pure_bytes = file_bytes(pure);
+    int quarter = slots > 1 && pure_bytes == (slots + 3) / 4; /* the pure kind's results file */
+    if (!quarter && pure_bytes != slots) {
+        fprintf(stderr, "pack codes: %s is neither the codes nor the results of %lld slots\n", argv[2], slots);
+        return 1;
+    }
+    static unsigned char a[CHUNK], b[CHUNK], out[CHUNK], packed[CHUNK / 4];
     for (long long done = 0; done < slots;) {
         size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
-        if (fread(a, 1, want, pure) != want || fread(b, 1, want, rules) != want) {
+        if (quarter) {
+            size_t bytes = (want + 3) / 4;
+            if (fread(packed, 1, bytes, pure) != bytes) want = 0; /* reported below */
+            for (size_t i = 0; i < want; i++) a[i] = packed[i / 4] >> 2 * (i % 4) & 3;
+        } else if (fread(a, 1, want, pure) != want)
+            want = 0;
+        if (!want || fread(b, 1, want, rules) != want) {
             fprintf(stderr, "pack codes: the codes end before slot %lld of %lld\n", done, slots);
             return 1;
         }
@@ -148,9 +209,11 @@ int main(int argc, char **argv) {
     die_with_parent();
     if (argc == 8 && !strcmp(argv[1], "fill")) return fill(argv);
     if (argc == 5 && !strcmp(argv[1], "codes")) return from_build_codes(argv);
+    if (argc == 4 && !strcmp(argv[1], "results")) return results(argv);
     if (argc != 6) {
         fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n"
                         "       pack codes PURE_CODES RULES_CODES SLOTS\n"
+                        "       pack results CODES SLOTS\n"
                         "       pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES\n");
         return 1;
     }

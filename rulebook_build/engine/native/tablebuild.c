@@ -30,9 +30,12 @@
  *   five; a pair whose class is its own partner is refused.
  *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
  *   With "codes" the .body files hold one byte a slot, a *build code* (code_of), instead of the
- *   int16 value, and an exit class is read from DIR/mAkB-mCkD.code (build codes, no header)
- *   where there is one, else from its .bin: what a parent needs of a child, in half the bytes
- *   (a quarter of the disk of both kinds, see code_of).
+ *   int16 value, and an exit class is read from DIR/mAkB-mCkD.wdl (its results only, two bits
+ *   a slot: build codes 0 to 3, see code_of) or DIR/mAkB-mCkD.code (build codes, one byte a slot,
+ *   no header) where there is one, else from its .bin: what a parent needs of a child, in a
+ *   half or an eighth of the bytes.  A .wdl serves a pure build, and one with the count rules
+ *   in Fries Spel, whose captures and promotions start every count afresh: there a child's
+ *   result is all that counts (exit_value), but where art. 18 runs (kings only, 3 pieces).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
@@ -68,7 +71,9 @@ typedef struct {
     int m[4];
     layout l;
     const unsigned char *values; /* int16 little-endian, or build codes, mapped from the file */
-    int codes;                   /* read from a .code file: one build code a slot (value_at) */
+    int codes;                   /* 1: a .code file, one build code a slot; 4: a .wdl file, four
+                                  * results (build codes 0 to 3) a byte, two bits a slot from the
+                                  * lowest (value_at) */
 } exit_table;
 
 static int RULES = 0;
@@ -138,10 +143,22 @@ static exit_table *exit_for(const int m[4]) {
     make_layout(&e->l, m);
     char path[4096];
     int fd = -1;
-    if (CODES) { /* a class already kept as build codes */
-        name_of(path, sizeof path, m, ".code");
+    if (CODES) { /* a class already kept as results only, or as build codes */
+        name_of(path, sizeof path, m, ".wdl");
         fd = open(path, O_RDONLY);
-        e->codes = fd >= 0;
+        e->codes = fd >= 0 ? 4 : 0;
+        /* with the count rules a child's distance counts in International (its counts may go
+         * on) and in Fries Spel art. 18's ending: there results only would be a guess */
+        int strong = !m[0] && !m[2] && ((m[1] == 2 && m[3] == 1) || (m[1] == 1 && m[3] == 2));
+        if (fd >= 0 && RULES && (!FRISIAN || strong)) {
+            fprintf(stderr, "tablebuild: %s: results only, where the count rules need distances\n", path);
+            exit(1);
+        }
+        if (fd < 0) {
+            name_of(path, sizeof path, m, ".code");
+            fd = open(path, O_RDONLY);
+            e->codes = fd >= 0;
+        }
     }
     if (fd < 0) {
         name_of(path, sizeof path, m, ".bin");
@@ -160,7 +177,8 @@ static exit_table *exit_for(const int m[4]) {
     if (map == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
     for (int newlines = 0; newlines < 2 && at < bytes && !e->codes; at++) /* two header lines */
         if (map[at] == '\n') newlines++;
-    if (bytes - at != (e->codes ? 1 : sizeof(val)) * e->l.slots) {
+    uint64_t expected = e->codes == 4 ? (e->l.slots + 3) / 4 : (e->codes ? 1 : sizeof(val)) * e->l.slots;
+    if (bytes - at != expected) {
         fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
                 (unsigned long long)e->l.slots);
         exit(1);
@@ -171,6 +189,7 @@ static exit_table *exit_for(const int m[4]) {
 
 /* a slot of a table the pair leads to */
 static inline val value_at(const exit_table *e, int64_t slot) {
+    if (e->codes == 4) return value_of_code(e->values[slot >> 2] >> 2 * (slot & 3) & 3);
     if (e->codes) return value_of_code(e->values[slot]);
     val v;
     memcpy(&v, e->values + sizeof(val) * (uint64_t)slot, sizeof v);

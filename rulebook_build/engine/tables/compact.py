@@ -180,6 +180,21 @@ def codes_of_build_codes(program: Path, pure: Path, rules: Path, slots: int) -> 
     return _pack_output([str(program), "codes", str(pure), str(rules), str(slots)])
 
 
+def write_results(program: Path, codes: Path, target: Path, slots: int) -> None:
+    """Write ``target``, the results of a class's build codes ``codes`` (two bits a slot,
+    ``native/pack.c results``), whole or not at all: what the builds of the classes leading to
+    it still need of it once its compact file is written, in a quarter of the bytes."""
+    handle, name = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for chunk in _pack_output([str(program), "results", str(codes), str(slots)]):
+                out.write(chunk)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
 def _pack_output(command: list[str]) -> Iterator[bytes]:
     """What ``native/pack.c`` writes, in chunks; ``Disagreement`` with its message if it fails."""
     program = command[0]

@@ -215,14 +215,15 @@ class CheckerTables:
     def pack_build_codes(self, material: Material, pure: Path, rules: Path) -> int:
         """Write the compact file of a class into the cache from its two kinds' build codes
         (``compact.build_code``: what ``rulebook tables`` builds the Fries Spel 5-piece classes
-        as, ``tablebuild ... codes``), the same file as :meth:`pack` writes from the int16
-        tables.  Its size in bytes."""
+        as, ``tablebuild ... codes``; of the pure kind its results will do, two bits a slot,
+        ``compact.write_results``), the same file as :meth:`pack` writes from the int16 tables.
+        Its size in bytes."""
         program = binaries.executable(self.pure.cache_dir, binaries.PACK_SOURCE)
         if program is None:
             raise RulebookError("packing build codes needs the compiled pack program")
         size = self.pure.size(material)
-        for path in (pure, rules):
-            if path.stat().st_size != size:
+        for path, lengths in ((pure, (size, -(-size // 4))), (rules, (size,))):
+            if path.stat().st_size not in lengths:
                 raise RulebookError(
                     f"not the build codes of {material_name(material)}: "
                     f"{path.stat().st_size:,} bytes for {size:,} slots",

@@ -147,7 +147,7 @@ def build_pair(
     ):
         # the builder maps the exit tables itself
         seconds = build_by_slices(
-            store, material, program, _progress_of(material), binaries.machine_cores()
+            store, material, program, progress_of(material), binaries.machine_cores()
         )
         return Built({member: _read_back(store, member) for member in members}, seconds)
     if program is not None:
@@ -177,7 +177,7 @@ def _kept(store: TableStore, member: Material, table: Values, *, mapped: bool = 
     return (store.load(member) if mapped else None) or table
 
 
-def _progress_of(material: Material) -> Callable[[str], None]:
+def progress_of(material: Material) -> Callable[[str], None]:
     """Writes the builder's slice lines on standard error, one every ``PROGRESS_SECONDS``: a
     pair by slices may take an hour."""
     last = [time.monotonic()]

@@ -1,0 +1,181 @@
+"""The Fries Spel 5-piece classes built straight into compact files, through build codes.
+
+``rulebook tables --variant frisian --pieces 5 --pack`` (and ``rulebook check --table-pieces 5``)
+builds them so (:func:`build_packed`).  They are 35.5 billion slots of both kinds: 71 GB as the
+int16 tables the other classes are built as, and the two largest pairs (1m1k v 1m2k and 2m1k v
+1m1k, whose art. 17 runs multiply their positions by up to 28) keep any order of building such
+tables above 42 GB of disk.  A parent's build needs less of a child than its int16 value:
+
+* its result, where the count-rule distance does not count: in every pure build, and with the
+  count rules in Fries Spel, whose captures and promotions start every count afresh (but in
+  art. 18's ending, of three kings, built as int16 with the smaller classes);
+* what its compact code keeps, to pack it (``compact.py``).
+
+So each pair is built with ``tablebuild ... codes`` (``compact.build_code``: one byte a slot,
+the count-rule distance within the cap), a pure build's codes are kept as results only at once
+(``.wdl``, two bits a slot, ``pack results``), and a class is packed as soon as both its kinds
+are built (``CheckerTables.pack_build_codes``: the same compact file, byte for byte, as from the
+int16 tables; tests/checker/test_native_tables.py).  Its count-rule codes are then kept as
+results too, and each file goes as soon as no class still to be built leads to it.  Of a pure
+table built from results only the results are the true ones (``native/tablebuild.c``
+``code_of``), and only they are kept.
+
+The disk holds at most about the codes of the pair being built and the results of the classes
+built before that the rest still needs: some 10 GB at the largest pair's count-rule build
+(``benchmarks/README.md``).  The pairs too large to build whole are built by slices, one at a
+time, with every core; the others ``jobs`` at a time, the largest first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Final
+
+from rulebook_build.cachedir import exclusive
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import compact, retrograde
+from rulebook_build.engine.tables.endgame import EndgameTables
+from rulebook_build.engine.tables.index import Material, material_name, pair_name
+from rulebook_build.engine.tables.kinds import CheckerTables, build_levels
+from rulebook_build.errors import RulebookError
+
+CODES: Final = ".code"
+"""A class's build codes, one byte a slot (``compact.build_code``), as its build wrote them."""
+RESULTS: Final = ".wdl"
+"""A class's results, two bits a slot (``native/pack.c results``)."""
+
+
+def build_packed(
+    tables: CheckerTables,
+    materials: Sequence[Material],
+    *,
+    jobs: int,
+    on_built: Callable[[Material, float, EndgameTables], None],
+    on_packed: Callable[[Material, int], None],
+) -> float:
+    """Build ``materials`` (5-piece classes of ``tables``' variant, each with its partner) into
+    compact files in the cache, through build codes; the classes of fewer pieces must be built
+    (int16).  ``on_built`` after each pair and kind (the seconds it took), ``on_packed`` after
+    each class packed (the compact file's bytes).  A run stopped midway goes on where it was:
+    the codes and results of the pairs already built are kept until their classes are packed
+    and no class still to be built leads to them.  The seconds it all took."""
+    started = time.perf_counter()
+    program = tables.pure.native_program()
+    if program is None:
+        raise RulebookError("the 5-piece classes need the compiled table builder")
+    kinds = (tables.pure, tables.rules)
+    wanted = set(materials)
+    pairs = [m for level in build_levels(sorted(wanted)) for m in level]
+    pending = {
+        (kind.semantics, pair)
+        for pair in pairs
+        for kind in kinds
+        if not all(_kept(tables, kind, m) for m in retrograde.members_of(pair))
+    }
+
+    def needed(semantics: str, material: Material) -> bool:
+        """Whether a build still to come reads ``material`` of this kind."""
+        return any(
+            s == semantics and material in retrograde.exit_classes(pair) for s, pair in pending
+        )
+
+    def settle(pair: Material) -> None:
+        """Pack the pair's classes whose kinds are both built, and let go of every file no
+        build still to come needs."""
+        for member in retrograde.members_of(pair):
+            if tables.pure.compact_path(member).is_file() or not all(
+                _kept(tables, kind, member) for kind in kinds
+            ):
+                continue
+            pure = _file(tables.pure, member)
+            rules = tables.rules.folder() / f"{material_name(member)}{CODES}"
+            with exclusive(tables.pure.folder(), pair_name(member)):
+                on_packed(member, tables.pack_build_codes(member, pure, rules))
+        for kind in kinds:
+            for member in {m for p in pairs for m in retrograde.members_of(p)}:
+                packed = tables.pure.compact_path(member).is_file()
+                codes = kind.folder() / f"{material_name(member)}{CODES}"
+                results = kind.folder() / f"{material_name(member)}{RESULTS}"
+                if packed and not needed(kind.semantics, member):
+                    codes.unlink(missing_ok=True)
+                    results.unlink(missing_ok=True)
+                elif packed and codes.is_file():  # its results are all the rest needs
+                    _to_results(kind, member)
+
+    def build(kind: EndgameTables, pair: Material, slices: bool) -> float:
+        began = time.perf_counter()
+        with exclusive(kind.folder(), pair_name(pair)):
+            binaries.build_pair(
+                program,
+                kind.folder(),
+                pair,
+                retrograde.progress_of(pair) if slices else None,
+                rules=kind.semantics == "rules",
+                frisian=True,
+                codes=True,
+                slices=slices,
+                jobs=max(1, min(jobs, binaries.MAX_SLICE_JOBS)) if slices else 1,
+            )
+            for member in retrograde.members_of(pair):
+                name = material_name(member)
+                (kind.folder() / f"{name}.body").replace(kind.folder() / f"{name}{CODES}")
+                if kind.semantics == "pure":  # a pure build's codes are its results
+                    _to_results(kind, member)
+        return time.perf_counter() - began
+
+    for pair in pairs:  # a run stopped between a build and its packing: pack it now
+        settle(pair)
+    for level in build_levels(sorted(wanted)):
+        tasks = [
+            (kind, pair)
+            for pair in sorted(level, key=lambda m: -tables.pure.pair_slots(m))
+            for kind in kinds
+            if (kind.semantics, pair) in pending
+        ]
+        sliced = [t for t in tasks if _sliced(tables, t[1])]
+        for kind, pair in sliced:  # one at a time, on every core
+            seconds = build(kind, pair, True)
+            pending.discard((kind.semantics, pair))
+            on_built(pair, seconds, kind)
+            settle(pair)
+        whole = [t for t in tasks if not _sliced(tables, t[1])]
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            running = {pool.submit(build, kind, pair, False): (kind, pair) for kind, pair in whole}
+            for future in as_completed(running):
+                kind, pair = running[future]
+                seconds = future.result()
+                pending.discard((kind.semantics, pair))
+                on_built(pair, seconds, kind)
+                settle(pair)
+    return time.perf_counter() - started
+
+
+def _sliced(tables: CheckerTables, pair: Material) -> bool:
+    """Whether a pair is built by slices: as ``retrograde.build_pair`` decides it."""
+    members = retrograde.members_of(pair)
+    return len(members) == 2 and tables.pure.pair_slots(pair) > retrograde.WHOLE_PAIR_SLOTS
+
+
+def _file(kind: EndgameTables, material: Material) -> Path:
+    """A class's results or codes of this kind, whichever the folder holds."""
+    results = kind.folder() / f"{material_name(material)}{RESULTS}"
+    return results if results.is_file() else kind.folder() / f"{material_name(material)}{CODES}"
+
+
+def _kept(tables: CheckerTables, kind: EndgameTables, material: Material) -> bool:
+    """Whether a class of this kind is built: packed, or its codes or results in the folder."""
+    return tables.pure.compact_path(material).is_file() or _file(kind, material).is_file()
+
+
+def _to_results(kind: EndgameTables, material: Material) -> None:
+    """Keep a class's codes of this kind as its results only (a quarter of the bytes)."""
+    pack = binaries.executable(kind.cache_dir, binaries.PACK_SOURCE)
+    if pack is None:
+        raise RulebookError("keeping results needs the compiled pack program")
+    codes = kind.folder() / f"{material_name(material)}{CODES}"
+    results = kind.folder() / f"{material_name(material)}{RESULTS}"
+    compact.write_results(pack, codes, results, kind.size(material))
+    codes.unlink()

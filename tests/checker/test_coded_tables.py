@@ -1,0 +1,100 @@
+"""Classes built straight into compact files through build codes (``engine/tables/coded.py``),
+as ``rulebook tables --variant frisian --pieces 5 --pack`` builds the Fries Spel 5-piece set:
+here on Fries Spel 4-piece classes (the 5-piece ones take half an hour), whose compact files
+must be those packed from the int16 tables the suite builds, byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulebook_build.engine import binaries
+from rulebook_build.engine.tables import retrograde
+from rulebook_build.engine.tables.coded import build_packed
+from rulebook_build.engine.tables.endgame import EndgameTables
+from rulebook_build.engine.tables.index import Material, material_name
+from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
+from rulebook_build.errors import RulebookError
+from rulebook_build.rules import FRISIAN, INTERNATIONAL
+
+pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
+
+PAIRS = ((1, 0, 2, 1), (1, 1, 1, 1))
+"""1m v 2m1k (the runs of a side with two men and a king, carried by a man's move into the
+slice it leads to) and 1m1k v 1m1k (runs on both sides), with what they lead to."""
+
+
+def closure(pairs: tuple[Material, ...]) -> list[Material]:
+    """The 4-piece classes of ``pairs`` and of every 4-piece class they lead to."""
+    found: set[Material] = set()
+    waiting = list(pairs)
+    while waiting:
+        material = waiting.pop()
+        for member in retrograde.members_of(material):
+            if member not in found:
+                found.add(member)
+                waiting.extend(m for m in retrograde.exit_classes(member) if sum(m) == 4)
+    return sorted(found)
+
+
+def fresh(tmp_path: Path, built: CheckerTables) -> CheckerTables:
+    """A cache of its own with the suite's int16 tables of up to 3 pieces, both kinds."""
+    tables = checker_tables(FRISIAN, cache_dir=tmp_path)
+    for mine, theirs in ((tables.pure, built.pure), (tables.rules, built.rules)):
+        mine.folder().mkdir(parents=True, exist_ok=True)
+        for table in theirs.folder().glob("*.bin"):
+            if sum(int(n) for n in table.stem.replace("m", "").replace("k", "-").split("-")) <= 3:
+                (mine.folder() / table.name).symlink_to(table.resolve())
+    return tables
+
+
+def test_classes_built_through_codes_are_packed_as_from_their_int16_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = checker_tables(FRISIAN)
+    built.prepare_missing()
+    classes = closure(PAIRS)
+    assert len(classes) >= 6
+    tables = fresh(tmp_path / "cache", built)
+    # 1m v 2m1k is built by slices here, as the two largest 5-piece pairs are
+    monkeypatch.setattr(retrograde, "WHOLE_PAIR_SLOTS", 20_000_000)
+    lines: list[str] = []
+    sizes: dict[Material, int] = {}
+
+    def on_built(material: Material, seconds: float, kind: EndgameTables) -> None:
+        lines.append(f"{material_name(material)} {kind.semantics}")
+        if len(lines) == 3:  # a run stopped midway
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_packed(tables, classes, jobs=2, on_built=on_built, on_packed=sizes.__setitem__)
+    assert any(tables.pure.folder().glob("*.wdl")), "a pure build's codes kept as results"
+    # run again: the pairs built are not built again, and every class is packed
+    build_packed(tables, classes, jobs=2, on_built=on_built, on_packed=sizes.__setitem__)
+    assert len(lines) == len(set(lines)), "no pair built twice"
+    assert sorted(sizes) == classes
+    for material in classes:
+        target = tmp_path / f"{material_name(material)}.pack"
+        built.pack(material, target=target)
+        packed = tables.pure.compact_path(material).read_bytes()
+        assert packed == target.read_bytes(), material_name(material)
+        assert sizes[material] == len(packed)
+    leftovers = [p.name for k in (tables.pure, tables.rules) for p in k.folder().iterdir()]
+    assert not [n for n in leftovers if not n.endswith((".bin", ".pack"))], leftovers
+    # the checker reads them as it reads the classes packed from int16 tables
+    assert all(tables.pure.in_cache(m) and tables.rules.in_cache(m) for m in classes)
+
+
+def test_results_only_are_refused_where_the_count_rules_need_distances(tmp_path: Path) -> None:
+    # International count rules carry a count into a promotion's class: a child's results
+    # alone would be a guess, and the builder says so instead of building on it
+    tables = EndgameTables(INTERNATIONAL, max_pieces=3, cache_dir=tmp_path, semantics="rules")
+    tables.build_all()
+    program = tables.native_program()
+    assert program is not None
+    folder = tables.folder()
+    (folder / "m0k1-m0k2.wdl").write_bytes(bytes(-(-tables.size((0, 1, 0, 2)) // 4)))
+    with pytest.raises(RulebookError, match="results only, where the count rules need distances"):
+        binaries.build_pair(program, folder, (1, 1, 0, 1), rules=True, codes=True)
+    assert not list(folder.glob("*.body*"))
