@@ -307,3 +307,36 @@ def test_two_commands_packing_one_cache_pack_each_class_once(
     assert len(list(both.pure.compact_folder().glob("*.pack"))) == 12
     assert not [m for m in classes if sum(m) == 3 and both.pure.path(m).is_file()]
     assert both.probe((1 << 20, 1 << 30, 0, 1 << 45, True)) is not None
+
+
+def test_frisian_five_pieces_packed_are_built_through_build_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as int16 tables the Fries Spel 5-piece classes need some 60 GB of disk while they build:
+    # with --pack every one of them goes through engine/tables/coded.py, and nothing else does
+    from rulebook_build.checker.front import FIVE_PIECE_CLASSES
+    from rulebook_build.cli import tables as command
+
+    built = kinds.checker_tables(find_variant("frisian"))
+    built.prepare_missing()
+    monkeypatch.setattr(endgame, "DEFAULT_CACHE_DIR", tmp_path)
+    mine = kinds.checker_tables(find_variant("frisian"), cache_dir=tmp_path)
+    for kind, theirs in ((mine.pure, built.pure), (mine.rules, built.rules)):
+        kind.folder().mkdir(parents=True)
+        for table in theirs.folder().glob("*.bin"):  # every class of up to 4 pieces
+            (kind.folder() / table.name).symlink_to(table.resolve())
+    calls: list[list[tuple[int, int, int, int]]] = []
+
+    def through_codes(tables: kinds.CheckerTables, materials: list, **_: object) -> float:
+        calls.append(sorted(materials))
+        for material in materials:  # stands for the compact file the build would write
+            tables.pure.compact_path(material).write_bytes(b"")
+            _["on_packed"](material, 1_000_000)  # type: ignore[operator]
+        return 0.0
+
+    monkeypatch.setattr(command, "build_packed", through_codes)
+    assert main(["tables", "--variant", "frisian", "--pieces", "5", "--pack"]) == 0
+    assert calls == [sorted(FIVE_PIECE_CLASSES)]
+    err = capsys.readouterr().err
+    assert "packed 44 classes straight from their build codes: 0.044 GB" in err
+    assert not [p for p in tmp_path.rglob("*") if p.suffix in (".code", ".wdl", ".body")]
