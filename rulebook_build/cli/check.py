@@ -127,7 +127,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="build the endgame tables of up to N pieces on first use, 4 or 5 (default: 5 for "
         "International, whose 5-piece classes take about 9 minutes once on 2 cores, keep 0.3 "
-        "GB and settle more problems; 4 for Frisian, whose 5-piece classes take hours: "
+        "GB and settle more problems; 4 for Frisian, whose 5-piece classes take about half an "
+        "hour: "
         "--table-pieces 5 builds them too); tables already in the cache are always used",
     )
     parser.add_argument(
@@ -434,7 +435,7 @@ def _suggest_tables(variants: set[str]) -> None:
                 f"--pieces 5 --pack' builds them once ({FIVE_PIECE_COST[name]})",
                 file=sys.stderr,
             )
-        else:  # not built by default: they take hours
+        else:  # not built by default: they take half an hour
             print(
                 f"note: the {name} 5-piece endgame tables are not in the cache; "
                 f"'--table-pieces 5' or 'rulebook tables --variant {name} --pieces 5 --pack' "

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulebook_build.engine import binaries
-from rulebook_build.engine.tables import retrograde
+from rulebook_build.engine.tables import coded, retrograde
 from rulebook_build.engine.tables.coded import build_packed
 from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.engine.tables.index import Material, material_name
@@ -57,10 +57,19 @@ def test_classes_built_through_codes_are_packed_as_from_their_int16_tables(
     classes = closure(PAIRS)
     assert len(classes) >= 6
     tables = fresh(tmp_path / "cache", built)
-    # 1m v 2m1k is built by slices here, as the two largest 5-piece pairs are
-    monkeypatch.setattr(retrograde, "WHOLE_PAIR_SLOTS", 20_000_000)
+    # 1m v 2m1k is built by slices here, as the larger 5-piece pairs with men are
+    monkeypatch.setattr(coded, "SLICED_FROM", 10_000_000)
     lines: list[str] = []
     sizes: dict[Material, int] = {}
+    sliced: list[str] = []
+    build_pair = binaries.build_pair
+
+    def watched(*args: object, **options: object) -> None:
+        if options.get("slices"):
+            sliced.append(material_name(args[2]))  # type: ignore[arg-type]
+        build_pair(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(binaries, "build_pair", watched)
 
     def on_built(material: Material, seconds: float, kind: EndgameTables) -> None:
         lines.append(f"{material_name(material)} {kind.semantics}")
@@ -73,6 +82,8 @@ def test_classes_built_through_codes_are_packed_as_from_their_int16_tables(
     # run again: the pairs built are not built again, and every class is packed
     build_packed(tables, classes, jobs=2, on_built=on_built, on_packed=sizes.__setitem__)
     assert len(lines) == len(set(lines)), "no pair built twice"
+    assert {"m1k0-m2k1", "m2k1-m1k0"} & set(sliced), sliced
+    assert "m1k1-m1k1" not in sliced  # its own partner: built whole
     assert sorted(sizes) == classes
     for material in classes:
         target = tmp_path / f"{material_name(material)}.pack"

@@ -153,10 +153,17 @@ def build_packed(
     return time.perf_counter() - started
 
 
+SLICED_FROM: Final = 100_000_000
+"""The pairs with men of more slots than this are built by slices, one at a time on every core
+(the others whole, ``jobs`` at once): a slice's positions stay in the processor's caches."""
+
+
 def _sliced(tables: CheckerTables, pair: Material) -> bool:
-    """Whether a pair is built by slices: as ``retrograde.build_pair`` decides it."""
+    """Whether a pair is built by slices: one with men (a slice is a placement of them) and
+    a partner of its own, of more than ``SLICED_FROM`` slots."""
     members = retrograde.members_of(pair)
-    return len(members) == 2 and tables.pure.pair_slots(pair) > retrograde.WHOLE_PAIR_SLOTS
+    men = pair[0] + pair[2] > 0
+    return len(members) == 2 and men and tables.pure.pair_slots(pair) > SLICED_FROM
 
 
 def _file(kind: EndgameTables, material: Material) -> Path:
