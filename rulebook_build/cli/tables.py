@@ -40,10 +40,11 @@ compressed with zlib, instead of two files of two bytes a slot, and the checker 
 reads the built ones.  The Fries Spel 5-piece classes, whose art. 17 runs make them 71 GB as
 built tables, are then built straight into their compact files (``engine/tables/coded.py``:
 each pair one byte a slot, packed as soon as both its kinds are built, kept as results only
-while larger classes still need it), with about 10 GB of disk at the peak instead of 60.  A compact class keeps no pure distances, so no class can be built from
-it: build the 6-piece pairs (``--pieces 6`` without ``--pack``) before the 5-piece classes are
-packed (then ``--pieces 6 --pack``), or build those again first.  ``--export`` hands on the
-compact files with the others, ``--install`` checks them.
+while larger classes still need it), with about 11 GB of disk at the peak instead of 60.  A
+compact class keeps no pure distances, so no class can be built from it: build the 6-piece
+pairs (``--pieces 6`` without ``--pack``) before the 5-piece classes are packed (then
+``--pieces 6 --pack``), or build those again first.  ``--export`` hands on the compact files
+with the others, ``--install`` checks them.
 
 ``--verify`` builds nothing: it hashes every table file of the variant against the checksum in
 its header (``engine/tables/tablefile.py``; a damaged file is moved aside and named), then checks

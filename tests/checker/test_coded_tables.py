@@ -58,7 +58,7 @@ def test_classes_built_through_codes_are_packed_as_from_their_int16_tables(
     assert len(classes) >= 6
     tables = fresh(tmp_path / "cache", built)
     # 1m v 2m1k is built by slices here, as the larger 5-piece pairs with men are
-    monkeypatch.setattr(coded, "SLICED_FROM", 10_000_000)
+    monkeypatch.setattr(coded, "SLICE_FROM", 100)
     lines: list[str] = []
     sizes: dict[Material, int] = {}
     sliced: list[str] = []

@@ -153,17 +153,24 @@ def build_packed(
     return time.perf_counter() - started
 
 
-SLICED_FROM: Final = 100_000_000
-"""The pairs with men of more slots than this are built by slices, one at a time on every core
-(the others whole, ``jobs`` at once): a slice's positions stay in the processor's caches."""
+SLICE_FROM: Final = 100_000
+"""A pair with men whose slice (a placement of the men: every placement of the kings, with every
+art. 17 run) has at least this many positions is built by slices, one pair at a time on every
+core; the others whole, ``jobs`` at once (and every pair too large to build whole by slices).
+A slice that large stays in the processor's caches and is built 1.3 to 2.7 times as fast
+(0m2k v 1m2k, 1k v 2m2k); one of a few thousand positions or fewer costs more than it saves
+(2m v 2m1k: 200 positions a slice, six times as slow; benchmarks/results/frisian-5-coded.txt)."""
 
 
 def _sliced(tables: CheckerTables, pair: Material) -> bool:
-    """Whether a pair is built by slices: one with men (a slice is a placement of them) and
-    a partner of its own, of more than ``SLICED_FROM`` slots."""
-    members = retrograde.members_of(pair)
-    men = pair[0] + pair[2] > 0
-    return len(members) == 2 and men and tables.pure.pair_slots(pair) > SLICED_FROM
+    """Whether a pair is built by slices (``SLICE_FROM``)."""
+    if len(retrograde.members_of(pair)) != 2 or not pair[0] + pair[2]:
+        return False  # its own partner, or no men: one slice
+    if tables.pure.pair_slots(pair) > retrograde.WHOLE_PAIR_SLOTS:
+        return True
+    layout = tables.pure.layout(pair)
+    kings = len(layout.groups[1].sets) * len(layout.groups[3].sets)
+    return kings * layout.own_counters * layout.other_counters >= SLICE_FROM
 
 
 def _file(kind: EndgameTables, material: Material) -> Path:
