@@ -109,3 +109,32 @@ def test_results_only_are_refused_where_the_count_rules_need_distances(tmp_path:
     with pytest.raises(RulebookError, match="results only, where the count rules need distances"):
         binaries.build_pair(program, folder, (1, 1, 0, 1), rules=True, codes=True)
     assert not list(folder.glob("*.body*"))
+
+
+def test_a_full_disk_is_said_with_the_room_left_and_keeps_what_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = checker_tables(FRISIAN)
+    built.prepare_missing()
+    tables = fresh(tmp_path / "cache", built)
+
+    def full(*args: object, **options: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(coded.compact, "write_results", full)
+    with pytest.raises(
+        RulebookError,
+        match=r"cannot write m0k1-m0k3\.wdl: No space left on device; [\d.]+ GB free there",
+    ):
+        build_packed(
+            tables,
+            [(0, 1, 0, 3), (0, 3, 0, 1)],
+            jobs=1,
+            on_built=lambda *a: None,
+            on_packed=lambda *a: None,
+        )
+    # the pure build's codes are kept, not half-written results: the next run goes on from there
+    assert (tables.pure.folder() / "m0k1-m0k3.code").is_file()
+    assert not list(tables.pure.folder().glob("*.wdl")) and not list(
+        tables.pure.folder().glob("*.tmp")
+    )

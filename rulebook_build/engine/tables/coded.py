@@ -28,6 +28,7 @@ time, with every core; the others ``jobs`` at a time, the largest first.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -93,7 +94,11 @@ def build_packed(
             pure = _file(tables.pure, member)
             rules = tables.rules.folder() / f"{material_name(member)}{CODES}"
             with exclusive(tables.pure.folder(), pair_name(member)):
-                on_packed(member, tables.pack_build_codes(member, pure, rules))
+                try:
+                    size = tables.pack_build_codes(member, pure, rules)
+                except OSError as error:  # its codes stay: the next run packs it
+                    raise _unwritten(tables.pure.compact_path(member), error) from None
+            on_packed(member, size)
         for kind in kinds:
             for member in {m for p in pairs for m in retrograde.members_of(p)}:
                 packed = tables.pure.compact_path(member).is_file()
@@ -191,5 +196,23 @@ def _to_results(kind: EndgameTables, material: Material) -> None:
         raise RulebookError("keeping results needs the compiled pack program")
     codes = kind.folder() / f"{material_name(material)}{CODES}"
     results = kind.folder() / f"{material_name(material)}{RESULTS}"
-    compact.write_results(pack, codes, results, kind.size(material))
+    try:
+        compact.write_results(pack, codes, results, kind.size(material))
+    except OSError as error:  # the codes stay: the next run keeps them as results
+        raise _unwritten(results, error) from None
+    except compact.Disagreement as fault:
+        raise RulebookError(f"not build codes: {fault}", source=str(codes)) from None
     codes.unlink()
+
+
+def _unwritten(path: Path, error: OSError) -> RulebookError:
+    """A file of the build that could not be written, said with the room left beside it."""
+    try:
+        free = f"; {shutil.disk_usage(path.parent).free / 1e9:,.1f} GB free there"
+    except OSError:
+        free = ""
+    return RulebookError(
+        f"cannot write {path.name}: {error.strerror or error}{free} (the build needs some 11 GB "
+        "at its peak; what is built is kept, and the same command goes on from there)",
+        source=str(path),
+    )
