@@ -427,6 +427,7 @@ def build_tables(
     if pack:
         pack_now(as_built=False)
         seconds += packing[0]
+    if pack and (packing[1] or not coded_classes):  # the classes built as int16, packed
         print(
             f"packed: {packing[1] / 1e9:.2f} GB of built tables -> {packing[2] / 1e9:.3f} GB "
             f"({packing[0]:.0f} s)"

@@ -339,4 +339,5 @@ def test_frisian_five_pieces_packed_are_built_through_build_codes(
     assert calls == [sorted(FIVE_PIECE_CLASSES)]
     err = capsys.readouterr().err
     assert "packed 44 classes straight from their build codes: 0.044 GB" in err
+    assert "nothing to pack" not in err
     assert not [p for p in tmp_path.rglob("*") if p.suffix in (".code", ".wdl", ".body")]

@@ -21,9 +21,10 @@ table built from results only the results are the true ones (``native/tablebuild
 ``code_of``), and only they are kept.
 
 The disk holds at most about the codes of the pair being built and the results of the classes
-built before that the rest still needs: some 10 GB at the largest pair's count-rule build
-(``benchmarks/README.md``).  The pairs too large to build whole are built by slices, one at a
-time, with every core; the others ``jobs`` at a time, the largest first.
+built before that the rest still needs: some 11 GB at the largest pair's count-rule build and
+packing (``benchmarks/README.md``).  The pairs too large to build whole, and those whose slices
+are large (``SLICE_FROM``), are built by slices, one at a time, with every core; the others
+``jobs`` at a time, the largest first.
 """
 
 from __future__ import annotations
@@ -162,9 +163,10 @@ SLICE_FROM: Final = 100_000
 """A pair with men whose slice (a placement of the men: every placement of the kings, with every
 art. 17 run) has at least this many positions is built by slices, one pair at a time on every
 core; the others whole, ``jobs`` at once (and every pair too large to build whole by slices).
-A slice that large stays in the processor's caches and is built 1.3 to 2.7 times as fast
-(0m2k v 1m2k, 1k v 2m2k); one of a few thousand positions or fewer costs more than it saves
-(2m v 2m1k: 200 positions a slice, six times as slow; benchmarks/results/frisian-5-coded.txt)."""
+A slice that large stays in the processor's caches: 0m2k v 1m2k took 122 s for both kinds by
+slices, 153 s whole (the two kinds side by side); one of a few thousand positions or fewer costs
+more than it saves (2m v 2m1k, 200 positions a slice: 227 s by slices, 37 s whole;
+benchmarks/results/frisian-5-coded.txt).  The values are the same either way."""
 
 
 def _sliced(tables: CheckerTables, pair: Material) -> bool:
