@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from frisian_builders import HEADER, classes_to_build
+from frisian_builders import HEADER, classes_to_build, install_bodies, named_classes
 
 from rulebook_build.engine import binaries
-from rulebook_build.engine.tables.index import material_name, material_of_name
+from rulebook_build.engine.tables.index import material_name
 from rulebook_build.engine.tables.retrograde import members_of
 
 Material = tuple[int, int, int, int]
@@ -65,12 +65,7 @@ def build(
     found = WORK.search(done.stderr)
     if found is None:
         raise SystemExit(f"{material_name(material)}: no work line in {done.stderr!r}")
-    for member in members_of(material):
-        body = folder / f"{material_name(member)}.body"
-        with (folder / f"{material_name(member)}.bin").open("wb") as out:
-            out.write(HEADER)
-            out.write(body.read_bytes())
-        body.unlink()
+    install_bodies(folder, material)
     settled, visits = int(found[1]), int(found[2])
     return settled, visits, float(found[3]), float(found[4])
 
@@ -83,12 +78,7 @@ def main() -> int:
     parser.add_argument("--kind", choices=("pure", "rules", "both"), default="pure")
     parser.add_argument("--work", type=Path, default=None, help="folder for the builds")
     args = parser.parse_args()
-    extra: list[Material] = []
-    for name in args.extra:
-        material = material_of_name(name)
-        if material is None:
-            parser.error(f"--class {name}: not a class name such as m1k1-m0k3")
-        extra.append(material)
+    extra = named_classes(parser, args.extra)
     work = args.work or Path(tempfile.mkdtemp(prefix="builder-work-"))
     program = compile_counting(work)
     variants = ("international", "frisian") if args.variant == "both" else (args.variant,)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulebook_build.engine import binaries
 from rulebook_build.engine.tables.index import material_name, material_of_name
-from rulebook_build.engine.tables.retrograde import exit_classes, members_of
+from rulebook_build.engine.tables.retrograde import members_of, needed_for
 
 ROOT = Path(__file__).resolve().parents[1]
 Material = tuple[int, int, int, int]
@@ -75,19 +75,34 @@ def classes_to_build(pieces: int, extra: list[Material]) -> list[Material]:
         for a, b, c, d in product(range(pieces + 1), repeat=4)
         if 2 <= a + b + c + d <= pieces and a + b and c + d
     }
-    waiting = list(extra)
-    while waiting:
-        material = waiting.pop()
-        for member in members_of(material):
-            if member not in wanted:
-                wanted.add(member)
-                waiting.extend(exit_classes(member))
+    wanted |= needed_for(extra)
     order = sorted(wanted, key=lambda m: (sum(m), m[0] + m[2], m))
     chosen: list[Material] = []
     for material in order:
         if not any(member in chosen for member in members_of(material)):
             chosen.append(material)
     return chosen
+
+
+def install_bodies(folder: Path, material: Material) -> None:
+    """The builder's ``.body`` files of a pair made into tables it reads (``HEADER`` first)."""
+    for member in members_of(material):
+        body = folder / f"{material_name(member)}.body"
+        with (folder / f"{material_name(member)}.bin").open("wb") as out:
+            out.write(HEADER)
+            out.write(body.read_bytes())
+        body.unlink()
+
+
+def named_classes(parser: argparse.ArgumentParser, names: list[str]) -> list[Material]:
+    """The classes of ``--class`` names (a usage error for a name that is none)."""
+    found: list[Material] = []
+    for name in names:
+        material = material_of_name(name)
+        if material is None:
+            parser.error(f"--class {name}: not a class name such as m1k1-m0k3")
+        found.append(material)
+    return found
 
 
 def build(program: Path, folder: Path, material: Material, *, rules: bool, slices: bool) -> float:
@@ -99,12 +114,7 @@ def build(program: Path, folder: Path, material: Material, *, rules: bool, slice
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{program} {material_name(material)}: {done.stderr.strip()}")
-    for member in members_of(material):
-        body = folder / f"{material_name(member)}.body"
-        with (folder / f"{material_name(member)}.bin").open("wb") as out:
-            out.write(HEADER)
-            out.write(body.read_bytes())
-        body.unlink()
+    install_bodies(folder, material)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
@@ -117,12 +127,7 @@ def main() -> int:
     parser.add_argument("--kind", choices=("pure", "rules", "both"), default="both")
     parser.add_argument("--work", type=Path, default=None, help="folder for the builds")
     args = parser.parse_args()
-    extra: list[Material] = []
-    for name in args.extra:
-        material = material_of_name(name)
-        if material is None:
-            parser.error(f"--class {name}: not a class name such as m1k1-m0k3")
-        extra.append(material)
+    extra = named_classes(parser, args.extra)
     work = args.work or Path(tempfile.mkdtemp(prefix="frisian-builders-"))
     programs = {
         "old": compile_builder(work / "old-program", args.old),

@@ -27,15 +27,7 @@ slice it leads to) and 1m1k v 1m1k (runs on both sides), with what they lead to.
 
 def closure(pairs: tuple[Material, ...]) -> list[Material]:
     """The 4-piece classes of ``pairs`` and of every 4-piece class they lead to."""
-    found: set[Material] = set()
-    waiting = list(pairs)
-    while waiting:
-        material = waiting.pop()
-        for member in retrograde.members_of(material):
-            if member not in found:
-                found.add(member)
-                waiting.extend(m for m in retrograde.exit_classes(member) if sum(m) == 4)
-    return sorted(found)
+    return sorted(m for m in retrograde.needed_for(pairs) if sum(m) == 4)
 
 
 def fresh(tmp_path: Path, built: CheckerTables) -> CheckerTables:

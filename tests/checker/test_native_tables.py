@@ -413,20 +413,14 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
     # 13 plies among them) and the results of both kinds; and the compact file packed from the
     # two kinds' codes is the one packed from the int16 tables, byte for byte
     from rulebook_build.engine.tables.kinds import build_levels
-    from rulebook_build.engine.tables.retrograde import exit_classes, members_of
+    from rulebook_build.engine.tables.retrograde import members_of, needed_for
 
     tables = checker_tables(FRISIAN)
     tables.prepare_missing()
     program = tables.pure.native_program()
     assert program is not None
     wanted = {m for m in tables.pure.material_classes() if sum(m) <= 3}
-    waiting = list(FRISIAN_SLICED)
-    while waiting:
-        material = waiting.pop()
-        for member in members_of(material):
-            if member not in wanted:
-                wanted.add(member)
-                waiting.extend(exit_classes(member))
+    wanted |= needed_for(FRISIAN_SLICED)
     assert any(sum(m) == 4 for m in wanted - set(FRISIAN_SLICED))  # a promotion's 4-piece class
     for whole in (tables.pure, tables.rules):
         rules = whole is tables.rules

@@ -23,7 +23,7 @@ import shutil
 import sys
 import time
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -120,6 +120,19 @@ def exit_classes(material: Material) -> list[Material]:
             if target not in members:
                 found[target] = None
     return list(found)
+
+
+def needed_for(materials: Iterable[Material]) -> set[Material]:
+    """Every class of the pairs of ``materials`` and every class their captures and promotions
+    lead to, and theirs in turn: what must be built for them to be built."""
+    found: set[Material] = set()
+    waiting = list(materials)
+    while waiting:
+        for member in members_of(waiting.pop()):
+            if member not in found:
+                found.add(member)
+                waiting.extend(exit_classes(member))
+    return found
 
 
 def build_pair(
