@@ -269,6 +269,9 @@ static uint64_t SLICE_SIZE; /* nodes of one member in a slice: the kings of both
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
 static uint8_t *OUT_CODES[2]; /* the same with "codes": build codes */
 
+/* the bytes of member k's .body: a value or a build code a slot */
+static size_t out_bytes(int k) { return (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots; }
+
 static inline val out_value(int k, int64_t slot) {
     return CODES ? value_of_code(OUT_CODES[k][slot]) : OUT[k][slot];
 }
@@ -598,12 +601,14 @@ static size_t FOUND_COUNT, FOUND_CAPACITY;
 static uint64_t WORK_SETTLED, WORK_VISITS;
 static double WORK_FORWARD, WORK_SETTLE;
 #define COUNT(counter, amount) ((counter) += (amount))
+static double work_clock(void) { return now(); }
 static void report_work(void) {
     fprintf(stderr, "work: settled %llu visits %llu forward %.3f settle %.3f\n",
             (unsigned long long)WORK_SETTLED, (unsigned long long)WORK_VISITS, WORK_FORWARD, WORK_SETTLE);
 }
 #else
-#define COUNT(counter, amount) ((void)0)
+#define COUNT(counter, amount) ((void)(amount))
+static double work_clock(void) { return 0; } /* no clock read where nothing is counted */
 static void report_work(void) {}
 #endif
 
@@ -756,7 +761,7 @@ static void map_outputs(void) {
     for (int k = 0; k < MEMBER_COUNT; k++) {
         char *path = PART[k];
         name_of(path, sizeof PART[k], MEMBERS[k].m, ".body.part");
-        size_t bytes = (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots;
+        size_t bytes = out_bytes(k);
         int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", path);
@@ -781,16 +786,12 @@ static void build_slice(const slice *one) {
     SLICE_MEN[0][1] = one->other;
     SLICE_MEN[1][0] = mirror(one->other);
     SLICE_MEN[1][1] = mirror(one->own);
-#ifdef COUNT_WORK
-    double started = now();
-#endif
+    double started = work_clock();
     for (uint64_t node = 0; node < 2 * SLICE_SIZE; node += DIGITS) initialise(node);
-#ifdef COUNT_WORK
-    double settling = now();
-    WORK_FORWARD += settling - started;
-#endif
+    double settling = work_clock();
     settle(1);
-    COUNT(WORK_SETTLE, now() - settling);
+    COUNT(WORK_FORWARD, settling - started);
+    COUNT(WORK_SETTLE, work_clock() - settling);
     /* A slice's nodes of one placement of the kings to move lie in a member's table in the
      * same order, one after another: the placements of the other kings, each with its runs
      * (slot_of).  Copied so, a block at a time, instead of each node decoded and its slot
@@ -894,7 +895,7 @@ static int build_by_slices(double started, int jobs) {
         char done[4096];
         name_of(done, sizeof done, MEMBERS[k].m, ".body");
         void *out = CODES ? (void *)OUT_CODES[k] : (void *)OUT[k];
-        size_t bytes = (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots;
+        size_t bytes = out_bytes(k);
         if (msync(out, bytes, MS_SYNC) != 0 || rename(PART[k], done) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", done);
             return 1;
@@ -983,7 +984,7 @@ int main(int argc, char **argv) {
     settle(0);
     fprintf(stderr, "tablebuild: done in %.1f s\n", now() - started);
     COUNT(WORK_FORWARD, settling - started);
-    COUNT(WORK_SETTLE, now() - settling);
+    COUNT(WORK_SETTLE, work_clock() - settling);
     report_work();
     for (int k = 0; k < MEMBER_COUNT; k++) { /* written beside, then renamed: whole or not at all */
         char path[4096], done[4096];

@@ -69,8 +69,10 @@ def build_packed(
     if program is None:
         raise RulebookError("the 5-piece classes need the compiled table builder")
     kinds = (tables.pure, tables.rules)
-    wanted = set(materials)
-    pairs = [m for level in build_levels(sorted(wanted)) for m in level]
+    levels = build_levels(sorted(set(materials)))
+    pairs = [m for level in levels for m in level]
+    members = {m for pair in pairs for m in retrograde.members_of(pair)}
+    exits = {pair: set(retrograde.exit_classes(pair)) for pair in pairs}
     pending = {
         (kind.semantics, pair)
         for pair in pairs
@@ -80,9 +82,7 @@ def build_packed(
 
     def needed(semantics: str, material: Material) -> bool:
         """Whether a build still to come reads ``material`` of this kind."""
-        return any(
-            s == semantics and material in retrograde.exit_classes(pair) for s, pair in pending
-        )
+        return any(s == semantics and material in exits[pair] for s, pair in pending)
 
     def settle(pair: Material) -> None:
         """Pack the pair's classes whose kinds are both built, and let go of every file no
@@ -101,7 +101,7 @@ def build_packed(
                     raise _unwritten(tables.pure.compact_path(member), error) from None
             on_packed(member, size)
         for kind in kinds:
-            for member in {m for p in pairs for m in retrograde.members_of(p)}:
+            for member in members:
                 packed = tables.pure.compact_path(member).is_file()
                 codes = kind.folder() / f"{material_name(member)}{CODES}"
                 results = kind.folder() / f"{material_name(member)}{RESULTS}"
@@ -134,7 +134,7 @@ def build_packed(
 
     for pair in pairs:  # a run stopped between a build and its packing: pack it now
         settle(pair)
-    for level in build_levels(sorted(wanted)):
+    for level in levels:
         tasks = [
             (kind, pair)
             for pair in sorted(level, key=lambda m: -tables.pure.pair_slots(m))
