@@ -222,6 +222,7 @@ def build_pair(
     slices: bool = False,
     jobs: int = 1,
     codes: bool = False,
+    results: bool = False,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
@@ -233,7 +234,10 @@ def build_pair(
     processes sharing the slices (with ``slices`` only).  ``codes``: the ``.body`` files hold
     one *build code* a slot (``tables/compact.py`` ``build_code``) instead of the int16 value,
     and the classes the pair leads to are read from ``<class>.code`` files of build codes
-    where there are some."""
+    where there are some.  ``results`` (a pure build with ``codes``): the ``.body`` files hold
+    only the results, two bits a slot (``tables/compact.py`` ``write_results``)."""
+    if results and (rules or not codes):
+        raise ValueError("results only of a pure build with codes")
     if not 1 <= jobs <= MAX_SLICE_JOBS or (jobs > 1 and not slices):
         raise ValueError(f"jobs must be 1 to {MAX_SLICE_JOBS}, and more than 1 only with slices")
     command = [str(program), str(folder), *(str(n) for n in material)]
@@ -243,6 +247,8 @@ def build_pair(
         command.append("frisian")
     if codes:
         command.append("codes")
+    if results:
+        command.append("results")
     if slices:
         command += ["slices", str(jobs)]
     with subprocess.Popen(

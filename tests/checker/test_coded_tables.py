@@ -1,22 +1,28 @@
 """Classes built straight into compact files through build codes (``engine/tables/coded.py``),
 as ``rulebook tables --variant frisian --pieces 5 --pack`` builds the Fries Spel 5-piece set:
 here on Fries Spel 4-piece classes (the 5-piece ones take half an hour), whose compact files
-must be those packed from the int16 tables the suite builds, byte for byte."""
+must hold the codes packed from the int16 tables the suite builds, filled (``compact.FILLED``),
+and answer every probe as those do."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from rulebook_build.engine import binaries
-from rulebook_build.engine.tables import coded, retrograde
+from rulebook_build.engine.tables import coded, compact, retrograde
 from rulebook_build.engine.tables.coded import build_packed
 from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.engine.tables.index import Material, material_name
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules import FRISIAN, INTERNATIONAL
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, State, generate
+from rulebook_build.rules.board import BIT_OF_SQUARE
+from rulebook_build.rules.drawrules import initial_clocks
+
+from . import packs
 
 pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
@@ -77,16 +83,79 @@ def test_classes_built_through_codes_are_packed_as_from_their_int16_tables(
     assert {"m1k0-m2k1", "m2k1-m1k0"} & set(sliced), sliced
     assert "m1k1-m1k1" not in sliced  # its own partner: built whole
     assert sorted(sizes) == classes
+    # the codes packed from the int16 tables, filled: the unused slots and the positions that
+    # must capture hold the code before them (pack fill, as the site fills its tables)
+    plain = fresh(tmp_path / "plain", built)
+    program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
+    assert program is not None
     for material in classes:
-        target = tmp_path / f"{material_name(material)}.pack"
-        built.pack(material, target=target)
-        packed = tables.pure.compact_path(material).read_bytes()
-        assert packed == target.read_bytes(), material_name(material)
-        assert sizes[material] == len(packed)
+        built.pack(material, target=plain.pure.compact_path(material))
+        codes = packs.codes_in(plain, plain.pure.compact_path(material))
+        packed = opened(tables, material)
+        assert packed.filled and packed.span == compact.FILLED_BLOCK
+        expected = packs.filled(program, material, codes)
+        assert bytes(packed.codes()) == expected, material_name(material)
+        assert sizes[material] == tables.pure.compact_path(material).stat().st_size
     leftovers = [p.name for k in (tables.pure, tables.rules) for p in k.folder().iterdir()]
     assert not [n for n in leftovers if not n.endswith((".bin", ".pack"))], leftovers
     # the checker reads them as it reads the classes packed from int16 tables
     assert all(tables.pure.in_cache(m) and tables.rules.in_cache(m) for m in classes)
+    same_answers(plain, tables, classes)
+
+
+def opened(tables: CheckerTables, material: Material) -> compact.CompactTable:
+    """A class's compact file in the cache of ``tables``."""
+    return compact.CompactTable(
+        tables.pure.compact_path(material), tables.pure.compact_fields(material)
+    )
+
+
+def random_position(rng: random.Random, material: Material) -> State:
+    """A position of ``material`` (the side to move's men and kings, the other side's), White
+    to move upwards, no man on the row it would be crowned on."""
+    while True:
+        squares = rng.sample(range(1, 51), sum(material))
+        groups = [0, 0, 0, 0]
+        at = 0
+        for group, count in enumerate(material):
+            for square in squares[at : at + count]:
+                groups[group] |= 1 << BIT_OF_SQUARE[square]
+            at += count
+        own_men = [s for s in squares[: material[0]]]
+        other_men = [s for s in squares[material[0] + material[1] : sum(material[:3])]]
+        if all(s > 5 for s in own_men) and all(s < 46 for s in other_men):
+            return (groups[0], groups[1], groups[2], groups[3], True, (0, 0), (0, 0))
+
+
+def same_answers(plain: CheckerTables, filled: CheckerTables, classes: list[Material]) -> None:
+    """The filled files answer every probe as the plain ones do, positions that must capture
+    (worked out from what their captures lead to) and the others alike: in Python and in the
+    compiled search."""
+    rng = random.Random(55)
+    compiled = plain.prover()
+    assert compiled is not None
+    readers = [
+        binaries.NativeProver(compiled.program, t.pure.folder(), t.rules.folder(), variant=FRISIAN)
+        for t in (plain, filled)
+    ]
+    sessions = [reader.session(1) for reader in readers]
+    try:
+        capturing = 0
+        for material in classes:
+            for _ in range(60):
+                state = random_position(rng, material)
+                moves = generate(FRISIAN, state)
+                capturing += bool(moves) and bool(moves[0][2])
+                clocks = initial_clocks(FRISIAN, state)
+                python = [(t.probe(state), t.probe_rules(state)) for t in (plain, filled)]
+                assert python[0] == python[1], (material_name(material), state)
+                assert python[0][0] is not None
+                native = [session.probe(state, clocks) for session in sessions]
+                assert native[0] == native[1], (material_name(material), state)
+        assert capturing > 100, capturing
+    finally:
+        for session in sessions:
+            session.close()
 
 
 def test_results_only_are_refused_where_the_count_rules_need_distances(tmp_path: Path) -> None:
@@ -113,10 +182,10 @@ def test_a_full_disk_is_said_with_the_room_left_and_keeps_what_is_built(
     def full(*args: object, **options: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(coded.compact, "write_results", full)
+    monkeypatch.setattr(compact, "write", full)
     with pytest.raises(
         RulebookError,
-        match=r"cannot write m0k1-m0k3\.wdl: No space left on device; [\d.]+ GB free there",
+        match=r"cannot write m0k1-m0k3\.pack: No space left on device; [\d.]+ GB free there",
     ):
         build_packed(
             tables,
@@ -125,8 +194,12 @@ def test_a_full_disk_is_said_with_the_room_left_and_keeps_what_is_built(
             on_built=lambda *a: None,
             on_packed=lambda *a: None,
         )
-    # the pure build's codes are kept, not half-written results: the next run goes on from there
-    assert (tables.pure.folder() / "m0k1-m0k3.code").is_file()
-    assert not list(tables.pure.folder().glob("*.wdl")) and not list(
-        tables.pure.folder().glob("*.tmp")
-    )
+    # what is built is kept, as the builds left it, and nothing half-written: the next run
+    # packs it
+    names = sorted(p.name for k in (tables.pure, tables.rules) for p in k.folder().iterdir())
+    assert [n for n in names if not n.endswith(".bin")] == [
+        "m0k1-m0k3.kept",
+        "m0k1-m0k3.wdl",
+        "m0k3-m0k1.kept",
+        "m0k3-m0k1.wdl",
+    ], names

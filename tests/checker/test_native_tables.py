@@ -410,15 +410,22 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
     # into the slices built before), each built with "codes" from the codes of the classes it
     # leads to alone (no int16 table in the folder): its codes are those of the int16 tables
     # the suite builds, the count-rule distances within the cap exactly (Fries Spel art. 18's
-    # 13 plies among them) and the results of both kinds; and the compact file packed from the
-    # two kinds' codes is the one packed from the int16 tables, byte for byte
+    # 13 plies among them) and the results of both kinds, and a pure build's results alone
+    # are those of its codes; the compact file packed from the two kinds' codes holds the codes
+    # packed from the int16 tables, filled (compact.FILLED), and so does the one packed from
+    # the pure results and the count rules' kept codes, where no count runs
+    from rulebook_build.engine.tables import compact
     from rulebook_build.engine.tables.kinds import build_levels
     from rulebook_build.engine.tables.retrograde import members_of, needed_for
+    from rulebook_build.rules import fresh_plies
+
+    from . import packs
 
     tables = checker_tables(FRISIAN)
     tables.prepare_missing()
     program = tables.pure.native_program()
     assert program is not None
+    size_of = tables.pure.size
     wanted = {m for m in tables.pure.material_classes() if sum(m) <= 3}
     wanted |= needed_for(FRISIAN_SLICED)
     assert any(sum(m) == 4 for m in wanted - set(FRISIAN_SLICED))  # a promotion's 4-piece class
@@ -429,25 +436,52 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
         for level in build_levels(sorted(wanted)):
             for material in level:
                 slices = material in FRISIAN_SLICED
-                binaries.build_pair(
-                    program, folder, material, rules=rules, frisian=True, codes=True, slices=slices
-                )
+                built_by = {"rules": rules, "frisian": True, "codes": True, "slices": slices}
+                binaries.build_pair(program, folder, material, **built_by)
                 for member in members_of(material):
                     name = "m{}k{}-m{}k{}".format(*member)
                     built = (folder / f"{name}.body").read_bytes()
                     stored = (whole.folder() / f"{name}.bin").read_bytes()
                     assert built == build_codes_of(stored, rules=rules), name
                     (folder / f"{name}.body").rename(folder / f"{name}.code")
+                if rules:
+                    continue
+                # a pure build's results alone, two bits a slot (jobs by slices or together)
+                jobs = 2 if slices else 1
+                binaries.build_pair(program, folder, material, results=True, jobs=jobs, **built_by)
+                for member in members_of(material):
+                    name = "m{}k{}-m{}k{}".format(*member)
+                    codes = (folder / f"{name}.code").read_bytes()
+                    results = (folder / f"{name}.body").read_bytes()
+                    assert results == packs.results_of(codes), name
+                    (folder / f"{name}.body").unlink()
         assert len(list(folder.glob("*.code"))) == len(wanted) and not list(folder.glob("*.bin"))
     packing = checker_tables(FRISIAN, cache_dir=tmp_path / "cache")
+    keeping = checker_tables(FRISIAN, cache_dir=tmp_path / "kept")
+    pack = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
+    assert pack is not None
     for material in sorted(wanted):
         name = "m{}k{}-m{}k{}".format(*material)
         size = packing.pack_build_codes(
             material, tmp_path / "pure" / f"{name}.code", tmp_path / "rules" / f"{name}.code"
         )
-        tables.pack(material, target=tmp_path / f"{name}.pack")
-        packed = packing.pure.compact_path(material).read_bytes()
-        assert len(packed) == size and packed == (tmp_path / f"{name}.pack").read_bytes(), name
+        plain = tmp_path / f"{name}.pack"
+        tables.pack(material, target=plain)
+        packed = packing.pure.compact_path(material)
+        assert packed.stat().st_size == size, name
+        # the codes packed from the int16 tables, filled as a filled file holds them
+        codes = packs.codes_in(tables, plain)
+        assert packs.codes_in(tables, packed) == packs.filled(pack, material, codes), name
+        if fresh_plies(FRISIAN, material) is not None:
+            continue  # a count runs there (art. 18): kept codes keep too little
+        # the same file from the pure kind's results and the count rules' kept codes
+        results, kept = tmp_path / f"{name}.wdl", tmp_path / f"{name}.kept"
+        compact.write_results(pack, tmp_path / "pure" / f"{name}.code", results, size_of(material))
+        kept.write_bytes((tmp_path / "rules" / f"{name}.code").read_bytes())
+        compact.write_kept(pack, kept, size_of(material))
+        assert kept.stat().st_size == -(-size_of(material) // 2)
+        keeping.pack_build_codes(material, results, kept)
+        assert keeping.pure.compact_path(material).read_bytes() == packed.read_bytes(), name
     # a class's codes of another class, or of the wrong kind, are refused, not packed
     from rulebook_build.errors import RulebookError
 

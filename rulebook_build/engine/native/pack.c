@@ -17,13 +17,24 @@
  *   The same from the two kinds' build codes (one byte a slot, no header: tablebuild.c code_of,
  *   ../tables/compact.py build_code), which keep what the codes above need: the pure result, and
  *   the count-rule distance within CAP.  PURE_CODES may also be the pure kind's results file
- *   (as "pack results" writes it, told apart by its length).
+ *   (as "pack results" writes it, told apart by its length).  With "fill VARIANT OWN_MEN ...",
+ *   the codes are filled as "pack fill ... 1" fills them (below), in the same pass: the codes of
+ *   a filled compact file (../tables/compact.py, "compact-2").
+ *
+ * Usage: pack kept CODES SLOTS
+ *   Turns a class's build codes with the count rules (CODES, one byte a slot) into *kept codes*
+ *   in place, two a byte (kept_of): the result, and whether the distance is within CAP.  That
+ *   is what the compact code keeps of a class where no count runs (Fries Spel's 5-piece
+ *   classes, ../tables/compact.py kept_distance), so "pack codes" takes them as RULES_CODES
+ *   (told apart by their length) and makes the same compact codes; in half the bytes, while
+ *   the pure kind of the pair is built.
  *
  * Usage: pack results CODES SLOTS
  *   The results of a class's build codes (CODES, one byte a slot): two bits a slot, four slots
  *   a byte from the lowest bits, 0 unused, 1 draw, 2 a win, 3 a loss (build codes 0 to 3), on
  *   standard output: what the builds of the classes it leads to still need of it where the
  *   count-rule distance does not count (tablebuild.c, a .wdl file), in a quarter of the bytes.
+ *   CODES may also be kept codes (as "pack kept" leaves them, told apart by their length).
  *
  * Usage: pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES
  *   The codes of a class (one byte a slot, as above) on standard input; writes them on standard
@@ -69,10 +80,73 @@ static int16_t value_of_build_code(unsigned char c) {
 /* the result of a build code (its first four codes stand for themselves); -1 for none */
 static int result_of(unsigned char c) { return c < 4 ? c : c < 36 ? 2 : c < 68 ? 3 : -1; }
 
+/* A *kept* build code, half a byte (pack kept): the result of a build code with the count
+ * rules, and whether its distance is within CAP: 0 to 3 as the build codes 0 to 3, 4 a win
+ * within CAP, 5 a loss within CAP; -1 for no build code.  What the compact code keeps of a
+ * class with no count running (../tables/compact.py kept_distance: the longest distance of the
+ * result within CAP), read back as the build code of that distance (KEPT_CODE). */
+static int kept_of(unsigned char c) { return c < 4 ? c : c < 36 ? 4 : c < 68 ? 5 : -1; }
+static const unsigned char KEPT_CODE[16] = {0, 1, 2, 3, 4 + CAP / 2, 36 + (CAP - 1) / 2,
+                                            255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+
 static long long file_bytes(FILE *f) {
     if (fseek(f, 0, SEEK_END)) return -1;
     long long bytes = ftell(f);
     return fseek(f, 0, SEEK_SET) ? -1 : bytes;
+}
+
+/* ``want`` kept codes (two a byte, the first in the low half) read from ``in`` as the build
+ * codes they stand for; 0 where the file ends first or holds no kept code */
+static int read_kept(FILE *in, unsigned char *codes, unsigned char *halves, size_t want) {
+    size_t bytes = (want + 1) / 2;
+    if (fread(halves, 1, bytes, in) != bytes) return 0;
+    for (size_t i = 0; i < want; i++) {
+        unsigned char c = KEPT_CODE[halves[i / 2] >> 4 * (i % 2) & 15];
+        if (c == 255) return 0;
+        codes[i] = c;
+    }
+    return 1;
+}
+
+/* pack kept FILE SLOTS: the build codes with the count rules of FILE turned into kept codes
+ * (kept_of), two a byte, in place: each chunk is read before its half is written at half its
+ * offset, and the file is cut to its new length at the end.  A file left midway holds
+ * neither: the caller renames it first, and a run that finds it so builds the pair again. */
+static int kept(char **argv) {
+    FILE *f = fopen(argv[2], "r+b");
+    long long slots = atoll(argv[3]);
+    if (!f || file_bytes(f) != slots) {
+        fprintf(stderr, "pack kept: %s is not the build codes of %lld slots\n", argv[2], slots);
+        return 1;
+    }
+    static unsigned char codes[CHUNK], out[CHUNK / 2];
+    for (long long done = 0; done < slots;) {
+        size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
+        if (fseek(f, done, SEEK_SET) || fread(codes, 1, want, f) != want) {
+            fprintf(stderr, "pack kept: cannot read %s at slot %lld\n", argv[2], done);
+            return 1;
+        }
+        memset(out, 0, (want + 1) / 2);
+        for (size_t i = 0; i < want; i++) {
+            int k = kept_of(codes[i]);
+            if (k < 0) {
+                fprintf(stderr, "pack kept: slot %lld: %d is no build code\n", done + (long long)i, codes[i]);
+                return 1;
+            }
+            out[i / 2] |= (unsigned char)(k << 4 * (i % 2));
+        }
+        size_t bytes = (want + 1) / 2;
+        if (fseek(f, done / 2, SEEK_SET) || fwrite(out, 1, bytes, f) != bytes) {
+            fprintf(stderr, "pack kept: cannot write %s at slot %lld\n", argv[2], done);
+            return 1;
+        }
+        done += (long long)want;
+    }
+    if (fflush(f) || ftruncate(fileno(f), (off_t)((slots + 1) / 2)) || fclose(f)) {
+        fprintf(stderr, "pack kept: cannot cut %s to its new length\n", argv[2]);
+        return 1;
+    }
+    return 0;
 }
 
 static int results(char **argv) {
@@ -82,10 +156,11 @@ static int results(char **argv) {
         return 1;
     }
     long long slots = atoll(argv[3]);
-    static unsigned char codes[CHUNK], out[CHUNK / 4];
+    int halves = slots > 1 && file_bytes(in) == (slots + 1) / 2; /* kept codes (pack kept) */
+    static unsigned char codes[CHUNK], out[CHUNK / 4], kept[CHUNK / 2];
     for (long long done = 0; done < slots;) {
         size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
-        if (fread(codes, 1, want, in) != want) {
+        if (halves ? !read_kept(in, codes, kept, want) : fread(codes, 1, want, in) != want) {
             fprintf(stderr, "pack results: the codes end before slot %lld of %lld\n", done, slots);
             return 1;
         }
@@ -109,19 +184,79 @@ static int results(char **argv) {
     return fflush(stdout) ? 1 : 0;
 }
 
-static int from_build_codes(char **argv) {
+/* what fills a class's codes in slot order (fill_codes): its layout, the code before the next
+ * slot, whether the positions that must capture are filled too, and how many slots were */
+typedef struct {
+    layout l;
+    unsigned char last;
+    int captures;
+    unsigned long long unused, capturing;
+} filler;
+
+/* a filler for the class m of a variant (0 International, 1 Fries Spel); 0 for no class */
+static int start_filler(filler *f, int variant, const int m[4], int captures) {
+    for (int g = 0; g < 4; g++)
+        if (m[g] < 0 || m[g] > 7) return 0;
+    init_geometry(variant);
+    init_index();
+    make_layout(&f->l, m);
+    list_sets(&f->l);
+    f->last = 1;
+    f->captures = captures;
+    f->unused = f->capturing = 0;
+    return 1;
+}
+
+/* fill ``count`` codes from slot ``first``: every slot no probe reads takes the code before it;
+ * -1 (with a message) where an unused slot holds a code */
+static int fill_codes(filler *f, unsigned char *codes, size_t count, uint64_t first) {
+    for (size_t i = 0; i < count; i++) {
+        bb om, ok, pm, pk;
+        run own, other;
+        if (!decode_slot(&f->l, first + i, &om, &ok, &pm, &pk, &own, &other)) {
+            if (codes[i]) {
+                fprintf(stderr, "pack: slot %llu: code %d where no position is\n",
+                        (unsigned long long)(first + i), codes[i]);
+                return -1;
+            }
+            codes[i] = f->last;
+            f->unused++;
+        } else if (f->captures && has_capture(om, ok, pm, pk)) {
+            codes[i] = f->last;
+            f->capturing++;
+        } else f->last = codes[i];
+    }
+    return 0;
+}
+
+static int from_build_codes(int argc, char **argv) {
+    static filler f; /* with "fill": the slots no probe reads take the code before them */
+    int filling = argc == 11;
+    if (filling) {
+        int m[4] = {atoi(argv[7]), atoi(argv[8]), atoi(argv[9]), atoi(argv[10])};
+        if (strcmp(argv[5], "fill") || !start_filler(&f, atoi(argv[6]), m, 1)) {
+            fprintf(stderr, "pack codes: not 'fill VARIANT' and a class: %s %s %s %s %s %s\n",
+                    argv[5], argv[6], argv[7], argv[8], argv[9], argv[10]);
+            return 1;
+        }
+    }
     FILE *pure = fopen(argv[2], "rb"), *rules = fopen(argv[3], "rb");
     if (!pure || !rules) {
         fprintf(stderr, "pack codes: cannot open %s\n", pure ? argv[3] : argv[2]);
         return 1;
     }
-    long long slots = atoll(argv[4]), pure_bytes = file_bytes(pure);
+    long long slots = atoll(argv[4]), pure_bytes = file_bytes(pure), rules_bytes = file_bytes(rules);
     int quarter = slots > 1 && pure_bytes == (slots + 3) / 4; /* the pure kind's results file */
+    int halves = slots > 1 && rules_bytes == (slots + 1) / 2; /* the count rules' kept codes */
     if (!quarter && pure_bytes != slots) {
         fprintf(stderr, "pack codes: %s is neither the codes nor the results of %lld slots\n", argv[2], slots);
         return 1;
     }
-    static unsigned char a[CHUNK], b[CHUNK], out[CHUNK], packed[CHUNK / 4];
+    if (!halves && rules_bytes != slots) {
+        fprintf(stderr, "pack codes: %s is neither the codes nor the kept codes of %lld slots\n", argv[3], slots);
+        return 1;
+    }
+    static unsigned char a[CHUNK], b[CHUNK], out[CHUNK], packed[CHUNK / 4], kept_halves[CHUNK / 2];
     for (long long done = 0; done < slots;) {
         size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
         if (quarter) {
@@ -130,7 +265,7 @@ static int from_build_codes(char **argv) {
             for (size_t i = 0; i < want; i++) a[i] = packed[i / 4] >> 2 * (i % 4) & 3;
         } else if (fread(a, 1, want, pure) != want)
             want = 0;
-        if (!want || fread(b, 1, want, rules) != want) {
+        if (!want || (halves ? !read_kept(rules, b, kept_halves, want) : fread(b, 1, want, rules) != want)) {
             fprintf(stderr, "pack codes: the codes end before slot %lld of %lld\n", done, slots);
             return 1;
         }
@@ -144,8 +279,13 @@ static int from_build_codes(char **argv) {
             }
             out[i] = (unsigned char)code;
         }
+        if (filling && fill_codes(&f, out, want, (uint64_t)done)) return 1;
         if (fwrite(out, 1, want, stdout) != want) return 1;
         done += (long long)want;
+    }
+    if (filling && (uint64_t)slots != f.l.slots) {
+        fprintf(stderr, "pack codes: %lld slots, the class has %llu\n", slots, (unsigned long long)f.l.slots);
+        return 1;
     }
     if (fgetc(pure) != EOF || fgetc(rules) != EOF) {
         fprintf(stderr, "pack codes: more codes than the %lld slots of the class\n", slots);
@@ -156,64 +296,43 @@ static int from_build_codes(char **argv) {
 
 static int fill(char **argv) {
     int m[4] = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6])};
-    int captures = atoi(argv[7]);
-    for (int g = 0; g < 4; g++)
-        if (m[g] < 0 || m[g] > 7) {
-            fprintf(stderr, "pack fill: not a class: %s %s %s %s\n", argv[3], argv[4], argv[5], argv[6]);
-            return 1;
-        }
-    init_geometry(atoi(argv[2]));
-    init_index();
-    layout l;
-    make_layout(&l, m);
-    list_sets(&l);
+    static filler f;
+    if (!start_filler(&f, atoi(argv[2]), m, atoi(argv[7]))) {
+        fprintf(stderr, "pack fill: not a class: %s %s %s %s\n", argv[3], argv[4], argv[5], argv[6]);
+        return 1;
+    }
     static unsigned char codes[CHUNK];
-    unsigned char last = 1;
-    unsigned long long unused = 0, capturing = 0;
-    for (uint64_t done = 0; done < l.slots;) {
-        size_t want = (size_t)(l.slots - done < CHUNK ? l.slots - done : CHUNK);
+    for (uint64_t done = 0; done < f.l.slots;) {
+        size_t want = (size_t)(f.l.slots - done < CHUNK ? f.l.slots - done : CHUNK);
         if (fread(codes, 1, want, stdin) != want) {
             fprintf(stderr, "pack fill: the codes end before slot %llu of %llu\n",
-                    (unsigned long long)done, (unsigned long long)l.slots);
+                    (unsigned long long)done, (unsigned long long)f.l.slots);
             return 1;
         }
-        for (size_t i = 0; i < want; i++) {
-            bb om, ok, pm, pk;
-            run own, other;
-            if (!decode_slot(&l, done + i, &om, &ok, &pm, &pk, &own, &other)) {
-                if (codes[i]) {
-                    fprintf(stderr, "pack fill: slot %llu: code %d where no position is\n",
-                            (unsigned long long)(done + i), codes[i]);
-                    return 1;
-                }
-                codes[i] = last;
-                unused++;
-            } else if (captures && has_capture(om, ok, pm, pk)) {
-                codes[i] = last;
-                capturing++;
-            } else last = codes[i];
-        }
+        if (fill_codes(&f, codes, want, done)) return 1;
         if (fwrite(codes, 1, want, stdout) != want) return 1;
         done += want;
     }
     if (fgetc(stdin) != EOF) {
         fprintf(stderr, "pack fill: more codes than the %llu slots of the class\n",
-                (unsigned long long)l.slots);
+                (unsigned long long)f.l.slots);
         return 1;
     }
-    fprintf(stderr, "filled %llu unused, %llu captures\n", unused, capturing);
+    fprintf(stderr, "filled %llu unused, %llu captures\n", f.unused, f.capturing);
     return fflush(stdout) ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
     die_with_parent();
     if (argc == 8 && !strcmp(argv[1], "fill")) return fill(argv);
-    if (argc == 5 && !strcmp(argv[1], "codes")) return from_build_codes(argv);
+    if ((argc == 5 || argc == 11) && !strcmp(argv[1], "codes")) return from_build_codes(argc, argv);
     if (argc == 4 && !strcmp(argv[1], "results")) return results(argv);
+    if (argc == 4 && !strcmp(argv[1], "kept")) return kept(argv);
     if (argc != 6) {
         fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n"
-                        "       pack codes PURE_CODES RULES_CODES SLOTS\n"
+                        "       pack codes PURE_CODES RULES_CODES SLOTS [fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS]\n"
                         "       pack results CODES SLOTS\n"
+                        "       pack kept CODES SLOTS\n"
                         "       pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES\n");
         return 1;
     }

@@ -424,6 +424,8 @@ typedef struct {
     layout l;
     const unsigned char *values;
     uint64_t blocks; /* a compact file: its blocks; values is its index, then the streams */
+    uint64_t span;   /* a compact file: the codes of one of its blocks (BLOCK, or FILLED_SPAN) */
+    int filled;      /* a compact file in the filled form: its captures are left to us */
     uint64_t length; /* a compact file: the bytes from values on */
     int material[4]; /* the class, as the wasm build's host names it */
 } table;
@@ -435,6 +437,7 @@ static const char *TABLE_DIR[2];
 
 /* ../tables/compact.py: a code a slot, both kinds in one; what each kind's probe answers for it */
 #define BLOCK 4096
+#define FILLED_SPAN 16384 /* ../tables/compact.py FILLED_BLOCK */
 #define CODES 68
 #define FAR_WIN 32767
 #define FAR_LOSS 32766
@@ -504,11 +507,16 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
     memcpy(header, map, length);
     header[length] = 0;
     const char *blocks = strstr(header, "\"blocks\": ");
-    if (!strstr(header, "\"format\": \"compact-1\"") || !strstr(header, "\"block\": 4096") ||
-        !blocks)
-        return 0;
+    /* ../tables/compact.py: FORMAT, blocks of BLOCK codes; FILLED, blocks of FILLED_SPAN codes
+     * whose positions that must capture are worked out (resolved_code), not read */
+    int plain = strstr(header, "\"format\": \"compact-1\"") && strstr(header, "\"block\": 4096");
+    int filled = strstr(header, "\"format\": \"compact-2\"") && strstr(header, "\"block\": 16384") &&
+                 strstr(header, "\"captures\": \"search\"");
+    if (!(plain || filled) || !blocks) return 0;
+    t->span = filled ? FILLED_SPAN : BLOCK;
+    t->filled = filled;
     uint64_t count = strtoull(blocks + 10, NULL, 10);
-    if (count != (t->l.slots + BLOCK - 1) / BLOCK || size - at < 8 * (count + 1)) return 0;
+    if (count != (t->l.slots + t->span - 1) / t->span || size - at < 8 * (count + 1)) return 0;
     uint64_t end, previous = 8 * (count + 1);
     memcpy(&end, map + at + 8 * count, 8);
     if (end != size - at) return 0;
@@ -526,6 +534,12 @@ static int open_compact(table *t, const unsigned char *map, size_t size, size_t 
 #endif
 
 #ifdef HAVE_BLOCKS
+#ifndef PROVER_WASM
+/* the file block of a filled table last unpacked, whole */
+static unsigned char SPAN_CODES[FILLED_SPAN];
+static const table *SPAN_OF;
+static uint64_t SPAN_NUMBER;
+#endif
 
 static int compact_code(const table *t, uint64_t slot) {
     const table *key = t; /* what the cache knows a block by */
@@ -545,7 +559,7 @@ static int compact_code(const table *t, uint64_t slot) {
     } else {
         c += OLDER[set];
         OLDER[set] ^= 1;
-        uint64_t want = block + 1 < t->blocks ? BLOCK : t->l.slots - block * BLOCK;
+        uint64_t want = t->l.slots - block * BLOCK < BLOCK ? t->l.slots - block * BLOCK : BLOCK;
         c->t = NULL;
 #ifdef PROVER_WASM
         const int *m = t->material;
@@ -553,15 +567,28 @@ static int compact_code(const table *t, uint64_t slot) {
         if (got == -2) return -2; /* a scout's: not here yet */
         if (got != (int32_t)want) return -1;
 #else
-        uint64_t from, to;
-        memcpy(&from, t->values + 8 * block, 8);
-        memcpy(&to, t->values + 8 * (block + 1), 8);
-        uLongf got = BLOCK;
-        /* the Python checker checked the file's checksum; a file changed since is still never
-         * read beyond its end */
-        if (to < from || to > t->length || from < 8 * (t->blocks + 1)) return -1;
-        if (uncompress(c->codes, &got, t->values + from, (uLong)(to - from)) != Z_OK || got != want)
-            return -1;
+        /* a block of the file, and of it the BLOCK codes asked for: a file block of a filled
+         * table holds four, unpacked once into SPAN_CODES for the probes nearby */
+        uint64_t per = t->span / BLOCK, big = block / per;
+        unsigned char *into = per == 1 ? c->codes : SPAN_CODES;
+        if (per == 1 || SPAN_OF != t || SPAN_NUMBER != big) {
+            uint64_t from, to;
+            memcpy(&from, t->values + 8 * big, 8);
+            memcpy(&to, t->values + 8 * (big + 1), 8);
+            uint64_t whole = t->l.slots - big * t->span < t->span ? t->l.slots - big * t->span : t->span;
+            uLongf got = (uLongf)t->span;
+            SPAN_OF = NULL;
+            /* the Python checker checked the file's checksum; a file changed since is still
+             * never read beyond its end */
+            if (to < from || to > t->length || from < 8 * (t->blocks + 1)) return -1;
+            if (uncompress(into, &got, t->values + from, (uLong)(to - from)) != Z_OK || got != whole)
+                return -1;
+            if (per > 1) {
+                SPAN_OF = t;
+                SPAN_NUMBER = big;
+            }
+        }
+        if (per > 1) memcpy(c->codes, SPAN_CODES + (block % per) * BLOCK, want);
 #endif
         c->t = key;
         c->block = block;
@@ -691,11 +718,14 @@ static int16_t probe(int kind, const node *n) {
     int64_t i = slot_of(&t->l, n->om, n->ok, n->pm, n->pk, n->own, n->other);
     if (i < 0) return NOT_COVERED;
 #ifdef PROVER_WASM
-    if (can_capture(n)) { /* a class the site publishes, its captures left to us */
+    int left = 1; /* a class the site publishes, its captures left to us */
+#else
+    int left = t->state == 3 && t->filled; /* a compact file in the filled form */
+#endif
+    if (left && can_capture(n)) {
         int code = resolved_code(n);
         return code == -2 ? PENDING : code < 0 ? NOT_COVERED : VALUE_OF[kind][code];
     }
-#endif
 #ifdef HAVE_BLOCKS
     if (t->state == 3) {
         int code = compact_code(t, (uint64_t)i);

@@ -13,7 +13,7 @@
  * parent may have had.  tests/checker/test_native_tables.py compares every class this program
  * builds with the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules] [frisian] [codes] [slices [JOBS]]
+ * Usage: tablebuild DIR A B C D [rules] [frisian] [codes [results]] [slices [JOBS]]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
@@ -36,6 +36,8 @@
  *   half or an eighth of the bytes.  A .wdl serves a pure build, and one with the count rules
  *   in Fries Spel, whose captures and promotions start every count afresh: there a child's
  *   result is all that counts (exit_value), but where art. 18 runs (kings only, 3 pieces).
+ *   With "codes results" (pure builds only) the .body files hold the results alone, two bits a
+ *   slot as a .wdl file holds them (RESULTS_OUT).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
@@ -269,11 +271,37 @@ static uint64_t SLICE_SIZE; /* nodes of one member in a slice: the kings of both
 static val *OUT[2];         /* the members' tables, mapped from their .body files */
 static uint8_t *OUT_CODES[2]; /* the same with "codes": build codes */
 
-/* the bytes of member k's .body: a value or a build code a slot */
-static size_t out_bytes(int k) { return (CODES ? 1 : sizeof(val)) * MEMBERS[k].l.slots; }
+/* With "results" (a pure build with "codes") the .body files hold the results only, two bits a
+ * slot as a .wdl file holds them (value_at): all a pure build's codes keep, in a quarter of the
+ * bytes, so that the largest Fries Spel pair's pure kind takes 1.7 GB while it builds, not 7 */
+static int RESULTS_OUT = 0;
+
+/* the bytes of member k's .body: a value, a build code or (RESULTS_OUT) a quarter of one a slot */
+static size_t out_bytes(int k) {
+    uint64_t slots = MEMBERS[k].l.slots;
+    return RESULTS_OUT ? (slots + 3) / 4 : (CODES ? 1 : sizeof(val)) * slots;
+}
 
 static inline val out_value(int k, int64_t slot) {
+    if (RESULTS_OUT) return value_of_code(OUT_CODES[k][slot >> 2] >> 2 * (slot & 3) & 3);
     return CODES ? value_of_code(OUT_CODES[k][slot]) : OUT[k][slot];
+}
+
+/* RESULTS_OUT: the results of ``count`` values into ``out`` from slot ``slot`` on, four a byte
+ * from the lowest bits.  The whole bytes are this run's alone; a byte it shares at either end
+ * with the slots before or after (a block of another slice, maybe of another job writing at
+ * the same time) is or-ed in atomically: every slot is 0 until it is written, once. */
+static void put_results(uint8_t *out, uint64_t slot, const val *from, uint64_t count) {
+    uint64_t i = 0;
+    for (; i < count && (slot + i) & 3; i++)
+        __atomic_fetch_or(&out[(slot + i) >> 2], (uint8_t)(code_of(from[i]) << 2 * ((slot + i) & 3)),
+                          __ATOMIC_RELAXED);
+    for (; i + 4 <= count; i += 4)
+        out[(slot + i) >> 2] = (uint8_t)(code_of(from[i]) | code_of(from[i + 1]) << 2 |
+                                         code_of(from[i + 2]) << 4 | code_of(from[i + 3]) << 6);
+    for (; i < count; i++)
+        __atomic_fetch_or(&out[(slot + i) >> 2], (uint8_t)(code_of(from[i]) << 2 * ((slot + i) & 3)),
+                          __ATOMIC_RELAXED);
 }
 
 /* built by slices, the node of a position of member k (side to move as White) with its runs,
@@ -805,6 +833,7 @@ static void build_slice(const slice *one) {
             uint64_t slot = (r0 * l->mult[0] + r1 * l->mult[1] + r2 * l->mult[2]) * DIGITS;
             const val *from = &VALUES[k * SLICE_SIZE + r1 * block];
             if (!CODES) memcpy(&OUT[k][slot], from, sizeof(val) * block);
+            else if (RESULTS_OUT) put_results(OUT_CODES[k], slot, from, block);
             else
                 for (uint64_t i = 0; i < block; i++) OUT_CODES[k][slot + i] = code_of(from[i]);
         }
@@ -907,14 +936,21 @@ static int build_by_slices(double started, int jobs) {
     return 0;
 }
 
-/* a member's values into its .body: as int16, or with "codes" as build codes */
+/* a member's values into its .body: as int16, or with "codes" as build codes (with "results"
+ * their results, four a byte) */
 static int write_values(FILE *f, const val *values, uint64_t count) {
     if (!CODES) return fwrite(values, sizeof(val), count, f) == count;
     static uint8_t chunk[1 << 16];
     for (uint64_t at = 0; at < count;) {
         size_t n = count - at < sizeof chunk ? (size_t)(count - at) : sizeof chunk;
-        for (size_t i = 0; i < n; i++) chunk[i] = code_of(values[at + i]);
-        if (fwrite(chunk, 1, n, f) != n) return 0;
+        size_t bytes = n;
+        if (RESULTS_OUT) { /* sizeof chunk is a multiple of 4: only the last chunk is short */
+            memset(chunk, 0, (n + 3) / 4);
+            put_results(chunk, 0, values + at, n);
+            bytes = (n + 3) / 4;
+        } else
+            for (size_t i = 0; i < n; i++) chunk[i] = code_of(values[at + i]);
+        if (fwrite(chunk, 1, bytes, f) != bytes) return 0;
         at += n;
     }
     return 1;
@@ -927,12 +963,13 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "rules")) RULES = 1;
         else if (!strcmp(argv[i], "frisian") && !SLICES) frisian = 1;
         else if (!strcmp(argv[i], "codes") && !SLICES) CODES = 1;
+        else if (!strcmp(argv[i], "results") && CODES && !RULES && !SLICES) RESULTS_OUT = 1;
         else if (!strcmp(argv[i], "slices")) SLICES = 1;
         else if (SLICES && jobs == 1 && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 64) jobs = atoi(argv[i]);
         else argc = 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [codes] [slices [JOBS]]\n");
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [codes [results]] [slices [JOBS]]\n");
         return 1;
     }
     DIR = argv[1];

@@ -30,9 +30,10 @@ are large (``SLICE_FROM``), are built by slices, one at a time, with every core;
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Final
 
@@ -43,11 +44,19 @@ from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.engine.tables.index import Material, material_name, pair_name
 from rulebook_build.engine.tables.kinds import CheckerTables, build_levels
 from rulebook_build.errors import RulebookError
+from rulebook_build.rules import fresh_plies
 
 CODES: Final = ".code"
-"""A class's build codes, one byte a slot (``compact.build_code``), as its build wrote them."""
+"""A class's build codes, one byte a slot (``compact.build_code``), as a count-rule build wrote
+them."""
 RESULTS: Final = ".wdl"
-"""A class's results, two bits a slot (``native/pack.c results``)."""
+"""A class's results, two bits a slot (``native/pack.c results``), as a pure build writes them."""
+KEPT: Final = ".kept"
+"""A class's count-rule codes as its compact code keeps them, half a byte a slot (``pack kept``):
+the result, and whether its distance is within ``compact.CAP``."""
+KEEPING: Final = ".keeping"
+"""Build codes being turned into kept codes in place: a file left so holds neither, and the
+pair's count-rule kind is built again."""
 
 
 def build_packed(
@@ -72,6 +81,13 @@ def build_packed(
     levels = build_levels(sorted(set(materials)))
     pairs = [m for level in levels for m in level]
     members = {m for pair in pairs for m in retrograde.members_of(pair)}
+    counted = [m for m in members if fresh_plies(tables.variant, m) is not None]
+    if counted:  # a kept code keeps no distance a count could run into (pack kept)
+        raise RulebookError(
+            f"{material_name(counted[0])}: a count runs there, and build codes keep too little"
+        )
+    for member in members:  # a count-rule kind left midway to kept codes: built again
+        (tables.rules.folder() / f"{material_name(member)}{KEEPING}").unlink(missing_ok=True)
     exits = {pair: set(retrograde.exit_classes(pair)) for pair in pairs}
     pending = {
         (kind.semantics, pair)
@@ -79,83 +95,114 @@ def build_packed(
         for kind in kinds
         if not all(_kept(tables, kind, m) for m in retrograde.members_of(pair))
     }
+    lock = threading.Lock()  # pending and the files, between the builds and the packing
 
     def needed(semantics: str, material: Material) -> bool:
-        """Whether a build still to come reads ``material`` of this kind."""
+        """Whether a build still to come (or under way) reads ``material`` of this kind."""
         return any(s == semantics and material in exits[pair] for s, pair in pending)
 
     def settle(pair: Material) -> None:
         """Pack the pair's classes whose kinds are both built, and let go of every file no
         build still to come needs."""
-        for member in retrograde.members_of(pair):
+        with lock:  # a kind still being built (or to be): its files are not finished
+            building = any((kind.semantics, pair) in pending for kind in kinds)
+        for member in [] if building else retrograde.members_of(pair):
             if tables.pure.compact_path(member).is_file() or not all(
                 _kept(tables, kind, member) for kind in kinds
             ):
                 continue
-            pure = _file(tables.pure, member)
-            rules = tables.rules.folder() / f"{material_name(member)}{CODES}"
+            name = material_name(member)
+            for kind in kinds:  # a build of an earlier run, in the form it left it
+                if (kind.folder() / f"{name}{CODES}").is_file():
+                    (_to_kept if kind is tables.rules else _to_results)(kind, member)
+            pure = tables.pure.folder() / f"{name}{RESULTS}"
+            rules = _file(tables.rules, member, (KEPT, RESULTS))
+            if rules.suffix == RESULTS:  # packed and let go of by an earlier run: never here
+                raise RulebookError(f"{name}: its count-rule codes are gone", source=str(rules))
             with exclusive(tables.pure.folder(), pair_name(member)):
                 try:
                     size = tables.pack_build_codes(member, pure, rules)
                 except OSError as error:  # its codes stay: the next run packs it
                     raise _unwritten(tables.pure.compact_path(member), error) from None
             on_packed(member, size)
+            # the rest of the pair is packed with this one's files gone (a class's rules codes
+            # are half a byte a slot: the next one's results take less)
+            let_go(member)
+        for member in members:
+            let_go(member)
+
+    def let_go(member: Material) -> None:
+        """Of a packed class, keep the results the builds to come still need, and no more."""
+        if not tables.pure.compact_path(member).is_file():
+            return
+        name = material_name(member)
         for kind in kinds:
-            for member in members:
-                packed = tables.pure.compact_path(member).is_file()
-                codes = kind.folder() / f"{material_name(member)}{CODES}"
-                results = kind.folder() / f"{material_name(member)}{RESULTS}"
-                if packed and not needed(kind.semantics, member):
-                    codes.unlink(missing_ok=True)
-                    results.unlink(missing_ok=True)
-                elif packed and codes.is_file():  # its results are all the rest needs
-                    _to_results(kind, member)
+            with lock:
+                wanted = needed(kind.semantics, member)
+            if not wanted:
+                for suffix in (CODES, KEPT, RESULTS):
+                    (kind.folder() / f"{name}{suffix}").unlink(missing_ok=True)
+            elif not (kind.folder() / f"{name}{RESULTS}").is_file():
+                _to_results(kind, member)
 
     def build(kind: EndgameTables, pair: Material, slices: bool) -> float:
         began = time.perf_counter()
+        rules = kind.semantics == "rules"
         with exclusive(kind.folder(), pair_name(pair)):
             binaries.build_pair(
                 program,
                 kind.folder(),
                 pair,
                 retrograde.progress_of(pair) if slices else None,
-                rules=kind.semantics == "rules",
+                rules=rules,
                 frisian=True,
                 codes=True,
+                results=not rules,  # a pure build's codes are its results
                 slices=slices,
                 jobs=max(1, min(jobs, binaries.MAX_SLICE_JOBS)) if slices else 1,
             )
             for member in retrograde.members_of(pair):
                 name = material_name(member)
-                (kind.folder() / f"{name}.body").replace(kind.folder() / f"{name}{CODES}")
-                if kind.semantics == "pure":  # a pure build's codes are its results
-                    _to_results(kind, member)
+                body = kind.folder() / f"{name}.body"
+                if rules:
+                    body.replace(kind.folder() / f"{name}{CODES}")
+                    _to_kept(kind, member)
+                else:
+                    body.replace(kind.folder() / f"{name}{RESULTS}")
         return time.perf_counter() - began
 
-    for pair in pairs:  # a run stopped between a build and its packing: pack it now
-        settle(pair)
-    for level in levels:
-        tasks = [
-            (kind, pair)
-            for pair in sorted(level, key=lambda m: -tables.pure.pair_slots(m))
-            for kind in kinds
-            if (kind.semantics, pair) in pending
-        ]
-        sliced = [t for t in tasks if _sliced(tables, t[1])]
-        for kind, pair in sliced:  # one at a time, on every core
-            seconds = build(kind, pair, True)
+    def built(kind: EndgameTables, pair: Material, seconds: float) -> None:
+        with lock:
             pending.discard((kind.semantics, pair))
-            on_built(pair, seconds, kind)
-            settle(pair)
-        whole = [t for t in tasks if not _sliced(tables, t[1])]
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            running = {pool.submit(build, kind, pair, False): (kind, pair) for kind, pair in whole}
-            for future in as_completed(running):
-                kind, pair = running[future]
-                seconds = future.result()
-                pending.discard((kind.semantics, pair))
-                on_built(pair, seconds, kind)
-                settle(pair)
+        on_built(pair, seconds, kind)
+
+    # the packing goes on beside the next builds (one at a time: zlib and pack on one core)
+    with ThreadPoolExecutor(max_workers=1) as packer:
+        packing: list[Future[None]] = [packer.submit(settle, pair) for pair in pairs]
+        # (a run stopped between a build and its packing: packed now)
+        for level in levels:
+            tasks = [
+                (kind, pair)
+                for pair in sorted(level, key=lambda m: -tables.pure.pair_slots(m))
+                # the count rules first: their codes, a byte a slot, are on disk alone
+                for kind in (tables.rules, tables.pure)
+                if (kind.semantics, pair) in pending
+            ]
+            sliced = [t for t in tasks if _sliced(tables, t[1])]
+            for kind, pair in sliced:  # one at a time, on every core
+                built(kind, pair, build(kind, pair, True))
+                packing.append(packer.submit(settle, pair))
+            whole = [t for t in tasks if not _sliced(tables, t[1])]
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                running = {
+                    pool.submit(build, kind, pair, False): (kind, pair) for kind, pair in whole
+                }
+                for future in as_completed(running):
+                    kind, pair = running[future]
+                    built(kind, pair, future.result())
+                    packing.append(packer.submit(settle, pair))
+            for done in packing:  # the next level reads what this one packs and keeps
+                done.result()
     return time.perf_counter() - started
 
 
@@ -180,10 +227,13 @@ def _sliced(tables: CheckerTables, pair: Material) -> bool:
     return kings * layout.own_counters * layout.other_counters >= SLICE_FROM
 
 
-def _file(kind: EndgameTables, material: Material) -> Path:
-    """A class's results or codes of this kind, whichever the folder holds."""
-    results = kind.folder() / f"{material_name(material)}{RESULTS}"
-    return results if results.is_file() else kind.folder() / f"{material_name(material)}{CODES}"
+def _file(
+    kind: EndgameTables, material: Material, suffixes: Sequence[str] = (RESULTS, KEPT, CODES)
+) -> Path:
+    """A class's file of this kind, the first of ``suffixes`` the folder holds (the last if
+    none)."""
+    paths = [kind.folder() / f"{material_name(material)}{suffix}" for suffix in suffixes]
+    return next((path for path in paths if path.is_file()), paths[-1])
 
 
 def _kept(tables: CheckerTables, kind: EndgameTables, material: Material) -> bool:
@@ -191,12 +241,29 @@ def _kept(tables: CheckerTables, kind: EndgameTables, material: Material) -> boo
     return tables.pure.compact_path(material).is_file() or _file(kind, material).is_file()
 
 
+def _to_kept(kind: EndgameTables, material: Material) -> None:
+    """Keep a class's count-rule codes as kept codes only (half the bytes, ``pack kept``), in
+    place, under another name while it is done."""
+    pack = binaries.executable(kind.cache_dir, binaries.PACK_SOURCE)
+    if pack is None:
+        raise RulebookError("keeping codes needs the compiled pack program")
+    codes = kind.folder() / f"{material_name(material)}{CODES}"
+    keeping = codes.with_suffix(KEEPING)
+    codes.replace(keeping)
+    try:
+        compact.write_kept(pack, keeping, kind.size(material))
+    except compact.Disagreement as fault:
+        raise RulebookError(f"not build codes: {fault}", source=str(keeping)) from None
+    keeping.replace(codes.with_suffix(KEPT))
+
+
 def _to_results(kind: EndgameTables, material: Material) -> None:
-    """Keep a class's codes of this kind as its results only (a quarter of the bytes)."""
+    """Keep a class's codes or kept codes of this kind as its results only (a quarter of the
+    bytes of the codes)."""
     pack = binaries.executable(kind.cache_dir, binaries.PACK_SOURCE)
     if pack is None:
         raise RulebookError("keeping results needs the compiled pack program")
-    codes = kind.folder() / f"{material_name(material)}{CODES}"
+    codes = _file(kind, material, (KEPT, CODES))
     results = kind.folder() / f"{material_name(material)}{RESULTS}"
     try:
         compact.write_results(pack, codes, results, kind.size(material))

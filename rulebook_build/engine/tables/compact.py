@@ -63,6 +63,17 @@ from rulebook_build.lifetime import program_options
 FORMAT: Final = "compact-1"
 BLOCK: Final = 4096
 """Slots a block: 4 KB to decompress at a probe (about 10 µs); 16,384 would save a tenth."""
+FILLED: Final = "compact-2"
+"""The filled form (:func:`write` with ``filled``): every slot no probe reads holds the code
+before it, as the site publishes its classes (``remote.py``): the unused slots, and the
+positions whose side to move must capture, which every reader works out from the positions
+their captures lead to (``EndgameTables.probe``, ``resolved_code`` in ``native/prover.c``).
+The long runs that makes compress to almost nothing in blocks of :data:`FILLED_BLOCK` codes:
+the Fries Spel 5-piece set keeps 0.31 GB so instead of 0.86 GB
+(``benchmarks/results/frisian-5-coded.txt``).  Its header says ``"captures": "search"``."""
+FILLED_BLOCK: Final = 16_384
+"""Slots a block of the filled form: at 4,096 the zlib streams' own tables and the index are
+most of a filled file (0.45 GB for the Fries Spel 5-piece set against 0.31)."""
 CAP: Final = 63
 """The longest count-rule distance kept: above every clock's budget (50 plies, KNDB art. 9d)."""
 LEVEL: Final = 6
@@ -173,11 +184,22 @@ def codes_compiled(
     )
 
 
-def codes_of_build_codes(program: Path, pure: Path, rules: Path, slots: int) -> Iterator[bytes]:
+def codes_of_build_codes(
+    program: Path,
+    pure: Path,
+    rules: Path,
+    slots: int,
+    filled: tuple[bool, Sequence[int]] | None = None,
+) -> Iterator[bytes]:
     """The codes of a class from its two kinds' files of build codes (:func:`build_code`, as
     ``rulebook tables`` builds the Fries Spel 5-piece classes), from ``native/pack.c``: the same
-    codes as from the built int16 tables."""
-    return _pack_output([str(program), "codes", str(pure), str(rules), str(slots)])
+    codes as from the built int16 tables; with ``filled`` (whether the rules are Fries Spel's,
+    and the class), filled as :data:`FILLED` says."""
+    command = [str(program), "codes", str(pure), str(rules), str(slots)]
+    if filled is not None:
+        frisian, material = filled
+        command += ["fill", "1" if frisian else "0", *map(str, material)]
+    return _pack_output(command)
 
 
 def write_results(program: Path, codes: Path, target: Path, slots: int) -> None:
@@ -193,6 +215,22 @@ def write_results(program: Path, codes: Path, target: Path, slots: int) -> None:
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
+
+
+def write_kept(program: Path, codes: Path, slots: int) -> None:
+    """Turn the count-rule build codes in ``codes`` into kept codes in place (half a byte a
+    slot, ``native/pack.c kept``: the result and whether the distance is within ``CAP``, what
+    a compact code keeps where no count runs); ``Disagreement`` if they are no build codes.
+    Stopped midway, the file holds neither."""
+    run = subprocess.run(
+        [str(program), "kept", str(codes), str(slots)],
+        capture_output=True,
+        check=False,
+        **program_options(),
+    )
+    if run.returncode != 0:
+        said = run.stderr.decode(errors="replace").strip()
+        raise Disagreement(said or f"{program} failed")
 
 
 def _pack_output(command: list[str]) -> Iterator[bytes]:
@@ -212,45 +250,47 @@ def _pack_output(command: list[str]) -> Iterator[bytes]:
             raise Disagreement(errors or f"{program} failed")
 
 
-def _blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """``chunks`` cut into blocks of ``BLOCK`` codes (the last one may be shorter)."""
+def _blocks(chunks: Iterable[bytes], block: int) -> Iterator[bytes]:
+    """``chunks`` cut into blocks of ``block`` codes (the last one may be shorter)."""
     pending = b""
     for chunk in chunks:
         pending += chunk
-        whole = len(pending) - len(pending) % BLOCK
-        for start in range(0, whole, BLOCK):
-            yield pending[start : start + BLOCK]
+        whole = len(pending) - len(pending) % block
+        for start in range(0, whole, block):
+            yield pending[start : start + block]
         pending = pending[whole:]
     if pending:
         yield pending
 
 
-def write(path: Path, fields: dict[str, object], chunks: Iterable[bytes]) -> int:
+def write(
+    path: Path, fields: dict[str, object], chunks: Iterable[bytes], *, filled: bool = False
+) -> int:
     """Compress the codes ``chunks`` into the compact file ``path``, whole or not at all;
-    ``fields`` is what its header says (``blocks`` and ``block`` are added).  Its size."""
+    ``fields`` is what its header says (``blocks`` and ``block`` are added; with ``filled``,
+    codes filled as :data:`FILLED` says, also its format and ``captures``).  Its size."""
     path.parent.mkdir(parents=True, exist_ok=True)
     offsets = [0]
     slots = 0
+    size = fields.get("size")
     handle, streams_name = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     streams = Path(streams_name)
     try:
         with os.fdopen(handle, "wb") as out:
-            for block in _blocks(chunks):
+            for block in _blocks(chunks, FILLED_BLOCK if filled else BLOCK):
                 slots += len(block)
                 packed = zlib.compress(block, LEVEL)
                 out.write(packed)
                 offsets.append(offsets[-1] + len(packed))
-        if slots != fields.get("size"):
-            raise Disagreement(f"{slots} codes for a class of {fields.get('size')} slots")
+        if slots != size:
+            raise Disagreement(f"{slots} codes for a class of {size} slots")
         index_bytes = 8 * len(offsets)
         index = struct.pack(f"<{len(offsets)}Q", *(index_bytes + o for o in offsets))
         digest = hashlib.sha256(index)
         with streams.open("rb") as source:
             while chunk := source.read(tablefile.CHUNK):
                 digest.update(chunk)
-        header = tablefile.header_line(
-            {**fields, "block": BLOCK, "blocks": len(offsets) - 1}, digest.hexdigest()
-        )
+        header = tablefile.header_line(expected_fields(fields, filled=filled), digest.hexdigest())
 
         def whole() -> Iterator[bytes]:
             yield header
@@ -265,11 +305,20 @@ def write(path: Path, fields: dict[str, object], chunks: Iterable[bytes]) -> int
     return path.stat().st_size
 
 
-def expected_fields(fields: dict[str, object]) -> dict[str, object]:
-    """What the header of a compact file with ``fields`` says, but for its checksum."""
+def expected_fields(fields: dict[str, object], *, filled: bool = False) -> dict[str, object]:
+    """What the header of a compact file with ``fields`` says, but for its checksum (in the
+    filled form, :data:`FILLED`, with ``filled``)."""
     size = fields["size"]
     assert isinstance(size, int)
-    return {**fields, "block": BLOCK, "blocks": -(-size // BLOCK)}
+    if not filled:
+        return {**fields, "block": BLOCK, "blocks": -(-size // BLOCK)}
+    return {
+        **fields,
+        "format": FILLED,
+        "captures": "search",
+        "block": FILLED_BLOCK,
+        "blocks": -(-size // FILLED_BLOCK),
+    }
 
 
 class CompactTable:
@@ -278,13 +327,18 @@ class CompactTable:
     def __init__(self, path: Path, fields: dict[str, object]) -> None:
         """Raises ``tablefile.DamagedTable`` for a foreign or damaged file, ``OSError`` when it
         cannot be read."""
-        expected = expected_fields(fields)
+        with path.open("rb") as stream:
+            offset, expected = _checked(path, stream, fields, always=False)
+            mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         size = expected["size"]
         blocks = expected["blocks"]
-        assert isinstance(size, int) and isinstance(blocks, int)
-        with path.open("rb") as stream:
-            offset = _checked(path, stream, expected, always=False)
-            mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        span = expected["block"]
+        assert isinstance(size, int) and isinstance(blocks, int) and isinstance(span, int)
+        self.span = span
+        """Codes a block: ``BLOCK``, or ``FILLED_BLOCK`` in the filled form."""
+        self.filled = expected["format"] == FILLED
+        """The filled form: a position that must capture is worked out, not read
+        (:data:`FILLED`)."""
         self._body = memoryview(mapped)[offset:]
         self.body_offset = offset
         """Where the block index starts in the file (after the two header lines)."""
@@ -306,7 +360,7 @@ class CompactTable:
         found = self._cache.get(number)
         if found is None:
             start, end = self._offsets[number], self._offsets[number + 1]
-            expected = min(BLOCK, self.size - number * BLOCK)
+            expected = min(self.span, self.size - number * self.span)
             try:
                 found = zlib.decompress(self._body[start:end])
             except zlib.error as error:  # the checksum matched: a writer's fault, or a forgery
@@ -330,7 +384,7 @@ class CompactTable:
     def code(self, slot: int) -> int:
         if not 0 <= slot < self.size:
             raise IndexError(slot)
-        return self.block(slot // BLOCK)[slot % BLOCK]
+        return self.block(slot // self.span)[slot % self.span]
 
     def codes(self) -> Iterator[int]:
         for number in range(len(self._offsets) - 1):
@@ -377,20 +431,36 @@ def check(path: Path, fields: dict[str, object], *, always: bool = False) -> Non
     ``always``, as ``tablefile.check``): raises ``tablefile.DamagedTable`` for a foreign or
     damaged one."""
     with path.open("rb") as stream:
-        _checked(path, stream, expected_fields(fields), always=always)
+        _checked(path, stream, fields, always=always)
 
 
-def _checked(path: Path, stream: BinaryIO, expected: dict[str, object], *, always: bool) -> int:
-    """The offset of the body of the open compact file, after its header and checksum are
-    checked (``tablefile.check``); ``tablefile.DamagedTable`` when either is wrong."""
+def _form(stream: BinaryIO, fields: dict[str, object]) -> dict[str, object]:
+    """What the header of the open compact file must say, in the form it says it is in (plain
+    or :data:`FILLED`); the stream is left at its start."""
+    found = tablefile.read_header(stream)
+    stream.seek(0)
+    filled = found is not None and found[0].get("format") == FILLED
+    return expected_fields(fields, filled=filled)
+
+
+def _checked(
+    path: Path, stream: BinaryIO, fields: dict[str, object], *, always: bool
+) -> tuple[int, dict[str, object]]:
+    """The offset of the body of the open compact file and what its header says, after its
+    header and checksum are checked (``tablefile.check``); ``tablefile.DamagedTable`` when
+    either is wrong."""
+    expected = _form(stream, fields)
     found = tablefile.expect(stream, expected)
     if found is None:
         raise tablefile.DamagedTable(f"{path}: not a compact table of these rules")
     offset, checksum = found
     tablefile.check(path, stream, offset, checksum, always=always)
-    return offset
+    return offset, expected
 
 
 def copy_verified(source: Path, target: Path, fields: dict[str, object]) -> None:
-    """Copy a compact file if it is one of these rules and passes its checksum."""
-    tablefile.copy_verified(source, target, expected_fields(fields))
+    """Copy a compact file, plain or filled, if it is one of these rules and passes its
+    checksum."""
+    with source.open("rb") as stream:
+        expected = _form(stream, fields)
+    tablefile.copy_verified(source, target, expected)

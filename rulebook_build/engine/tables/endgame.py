@@ -78,7 +78,7 @@ from typing import Final, Literal
 
 from rulebook_build.cachedir import cache_root, exclusive
 from rulebook_build.engine import binaries
-from rulebook_build.engine.tables import retrograde, tablefile
+from rulebook_build.engine.tables import compact, retrograde, tablefile
 from rulebook_build.engine.tables.index import (
     Layout,
     Material,
@@ -90,7 +90,7 @@ from rulebook_build.engine.tables.retrograde import DRAW
 from rulebook_build.engine.tables.store import Semantics, TableStore, Values
 from rulebook_build.errors import RulebookError
 from rulebook_build.notation import format_fen
-from rulebook_build.rules import Position, State, Variant, generate, make
+from rulebook_build.rules import Position, RawMove, State, Variant, generate, make
 
 __all__ = [
     "EndgameTables",
@@ -217,12 +217,59 @@ class EndgameTables:
                 self._supported[material] = False
                 return None
         try:
+            if self._captures_left(table):
+                moves = generate(self.variant, state)
+                if moves and moves[0][2]:  # a capture is compulsory: every move captures
+                    worked_out = self._from_captures(state, moves)
+                    return None if worked_out is None else outcome_of(worked_out)
             return outcome_of(table[index])
         except tablefile.DamagedTable as damage:  # a compact block that does not unpack
             self.refuse(material, str(damage))
             del self._values[material]
             self._supported[material] = False
             return None
+
+    def _captures_left(self, table: Values) -> bool:
+        """Whether a class's table leaves the positions that must capture to the reader: a
+        compact file in the filled form (``compact.FILLED``)."""
+        return isinstance(table, compact.KindView) and getattr(table.table, "filled", False)
+
+    def _from_captures(self, state: State, moves: list[RawMove]) -> int | None:
+        """The value a table that kept it would hold for ``state``, whose moves ``moves`` all
+        capture, from the values of the positions its captures lead to, as the builder made it:
+        the pure kind's by the best capture (a win if one leads to a loss; a loss if every one
+        leads to a win; else a draw, distances far as the compact tables keep them); the count
+        rules' kind counting each capture a conversion (``retrograde.counted_exit``: a win in 1
+        or a loss in 2 where the best capture leads within its fresh budget, else a draw: no
+        count-rule result kept).  None where a position led to is not covered."""
+        wins = losses = draws = 0
+        counted: list[int] = []
+        for move in moves:
+            child = make(self.variant, state, move)
+            outcome = self.probe(child)
+            if outcome is None:
+                return None
+            stored = DRAW if outcome.result == "draw" else outcome.plies
+            if stored == DRAW:
+                draws += 1
+            elif stored & 1:
+                wins += 1
+            else:
+                losses += 1
+            # a count-rule draw (or a distance the compact codes do not keep): no conversion
+            if self.semantics == "rules" and stored != DRAW:
+                counted.append(retrograde.counted_exit(self.variant, state, move, child, stored))
+        if self.semantics == "rules":  # counted_exit of a capture: 1, 0 or a draw
+            if 0 in counted:
+                return 1
+            if counted.count(1) == len(moves):
+                return 2
+            return DRAW  # a compact code 2 or 3: no count-rule result kept
+        if losses:
+            return compact.FAR_WIN
+        if not draws:
+            return compact.FAR_LOSS
+        return DRAW
 
     def refuse(self, material: Material, reason: str) -> None:
         """A class's table failed in the middle of a probe: its file is moved aside."""

@@ -217,13 +217,15 @@ class CheckerTables:
         """Write the compact file of a class into the cache from its two kinds' build codes
         (``compact.build_code``: what ``rulebook tables`` builds the Fries Spel 5-piece classes
         as, ``tablebuild ... codes``; of the pure kind its results will do, two bits a slot,
-        ``compact.write_results``), the same file as :meth:`pack` writes from the int16 tables.
-        Its size in bytes."""
+        ``compact.write_results``, and of the count rules' its kept codes where no count runs,
+        half a byte a slot, ``compact.write_kept``), in the filled form (``compact.FILLED``):
+        the codes :meth:`pack` writes from the int16 tables, but where no probe reads them, in
+        a third of the bytes.  Its size in bytes."""
         program = binaries.executable(self.pure.cache_dir, binaries.PACK_SOURCE)
         if program is None:
             raise RulebookError("packing build codes needs the compiled pack program")
         size = self.pure.size(material)
-        for path, lengths in ((pure, (size, -(-size // 4))), (rules, (size,))):
+        for path, lengths in ((pure, (size, -(-size // 4))), (rules, (size, -(-size // 2)))):
             if path.stat().st_size not in lengths:
                 raise RulebookError(
                     f"not the build codes of {material_name(material)}: "
@@ -231,12 +233,14 @@ class CheckerTables:
                     source=str(path),
                 )
         kept = compact.kept_codes(fresh_plies(self.variant, material))
-        chunks = compact.codes_of_build_codes(program, pure, rules, size)
+        frisian = self.variant.max_consecutive_king_moves is not None
+        chunks = compact.codes_of_build_codes(program, pure, rules, size, (frisian, material))
         try:
             return compact.write(
                 self.pure.compact_path(material),
                 self.pure.compact_fields(material),
                 (chunk.translate(kept) for chunk in chunks),
+                filled=True,
             )
         except compact.Disagreement as fault:
             raise RulebookError(

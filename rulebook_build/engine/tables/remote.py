@@ -57,17 +57,14 @@ from rulebook_build.engine import binaries, wasm
 from rulebook_build.engine.tables import compact, tablefile
 from rulebook_build.engine.tables.endgame import (
     EndgameTables,
-    Outcome,
     Semantics,
     Values,
-    outcome_of,
 )
 from rulebook_build.engine.tables.index import Material, material_name, material_of_name
 from rulebook_build.engine.tables.kinds import CheckerTables
-from rulebook_build.engine.tables.retrograde import DRAW, counted_exit
 from rulebook_build.errors import RulebookError
 from rulebook_build.lifetime import program_options
-from rulebook_build.rules import State, Variant, fresh_plies, generate, make
+from rulebook_build.rules import Variant, fresh_plies
 
 FORMAT: Final = "site-tables-5"
 SPAN: Final = 16_384
@@ -173,8 +170,15 @@ def published_codes(
     position whose side to move must capture, which the readers work out from the positions its
     captures lead to (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).
     Without a C compiler, no slot is filled."""
-    codes = b"".join(table.block(n) for n in range(-(-table.size // compact.BLOCK)))
+    codes = b"".join(table.block(n) for n in range(-(-table.size // table.span)))
     codes = codes.translate(compact.kept_codes(fresh_plies(tables.variant, material)))
+    if table.filled:  # filled already (compact.FILLED), its captures not kept
+        if captures != "search":
+            raise RulebookError(
+                f"{material_name(material)} is kept in the filled form (compact.FILLED), "
+                "which the site can publish only with its captures left to the reader"
+            )
+        return codes
     program = binaries.executable(tables.pure.cache_dir, binaries.PACK_SOURCE)
     if program is None:
         return codes
@@ -773,52 +777,10 @@ class SiteTables(EndgameTables):
     def buildable(self, material: Material) -> bool:
         return False
 
-    def probe(self, state: State) -> Outcome | None:
-        """As ``EndgameTables.probe``; where the site left the captures to the reader, a
-        position whose side to move must capture takes the value its captures lead to."""
-        if self.captures_searched and self.locate(state) is not None:
-            moves = generate(self.variant, state)
-            if moves and moves[0][2]:  # a capture is compulsory: every move captures
-                stored = self._from_captures(state, moves)
-                return None if stored is None else outcome_of(stored)
-        return super().probe(state)
-
-    def _from_captures(self, state: State, moves: list[Any]) -> int | None:
-        """The value the compact table would hold for ``state`` (whose moves, all captures,
-        are ``moves``), from the values of the positions they lead to, as the builder made
-        it: the pure kind's by the best move (a win if a move leads to a loss; a loss if every
-        move leads to a win; else a draw, distances far as the compact tables keep them); the
-        count rules' kind counting each capture a conversion (``retrograde.counted_exit``: a
-        win in 1 or a loss in 2 where the best move leads within its fresh budget, else a
-        draw: no count-rule result kept).  None where a position led to is not covered."""
-        wins = losses = draws = 0
-        counted: list[int] = []
-        for move in moves:
-            child = make(self.variant, state, move)
-            outcome = self.probe(child)
-            if outcome is None:
-                return None
-            stored = DRAW if outcome.result == "draw" else outcome.plies
-            if stored == DRAW:
-                draws += 1
-            elif stored & 1:
-                wins += 1
-            else:
-                losses += 1
-            # a count-rule draw (or a distance the published codes do not keep): no conversion
-            if self.semantics == "rules" and stored != DRAW:
-                counted.append(counted_exit(self.variant, state, move, child, stored))
-        if self.semantics == "rules":  # counted_exit of a capture: 1, 0 or a draw
-            if 0 in counted:
-                return 1
-            if counted.count(1) == len(moves):
-                return 2
-            return DRAW  # a compact code 2 or 3: no count-rule result kept
-        if losses:
-            return compact.FAR_WIN
-        if not draws:
-            return compact.FAR_LOSS
-        return DRAW
+    def _captures_left(self, table: Values) -> bool:
+        """Where the site left the captures to the reader, a position whose side to move must
+        capture takes the value its captures lead to (``EndgameTables._from_captures``)."""
+        return self.captures_searched
 
     def in_cache(self, material: Material) -> bool:
         return material in self.remote
