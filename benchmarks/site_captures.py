@@ -1,6 +1,7 @@
 """Every capture the site's International tables leave out, worked out as the stored value.
 
     python benchmarks/site_captures.py [--variant international] [--pieces 5] [--class NAME ...]
+                                       [--cache-dir DIR]
 
 The site publishes its tables without the positions whose side to move must capture
 (``tables/remote.py`` CAPTURES): the check page's search works each one out from the positions
@@ -12,6 +13,12 @@ billion slots), against the compact files of the cache and of the site's folder
 (``rulebook build`` or ``rulebook tables --pieces 5 --pack`` first).  Prints per class the
 positions that must capture, how many differ or were not covered, and the seconds; exit 1 if
 any differs.
+
+With ``--cache-dir`` (a cache such as ``rulebook tables --cache-dir DIR`` fills) the program
+reads that cache's folders as the checker does, built tables and compact files, and nothing is
+built: so the Fries Spel 5-piece classes packed there the plain way (``compact.FORMAT``) show
+that every reader of the filled form (``compact.FILLED``, whose captures are worked out) gets
+the values the plain form keeps.
 """
 
 from __future__ import annotations
@@ -37,10 +44,13 @@ def main() -> int:
     parser.add_argument("--variant", default="international")
     parser.add_argument("--pieces", type=int, default=5)
     parser.add_argument("--class", dest="classes", action="append", default=[])
+    parser.add_argument("--cache-dir", type=Path, help="read this cache's tables, build none")
     args = parser.parse_args()
     variant = find_variant(args.variant)
-    tables = checker_tables(variant)
-    tables.prepare_missing()
+    cached = args.cache_dir is not None
+    tables = checker_tables(variant, cache_dir=args.cache_dir / "endgame" if cached else None)
+    if not cached:
+        tables.prepare_missing()
     program = tables.prover()
     if program is None:
         print("no C compiler: nothing to run", file=sys.stderr)
@@ -57,7 +67,8 @@ def main() -> int:
                 if source.is_file():
                     (folder / name).symlink_to(source)
                     break
-        reader = binaries.NativeProver(program.program, folder, folder, variant=variant)
+        folders = (tables.pure.folder(), tables.rules.folder()) if cached else (folder, folder)
+        reader = binaries.NativeProver(program.program, *folders, variant=variant)
         total = differ = 0
         started = time.perf_counter()
         with reader.session(5) as session:

@@ -223,6 +223,7 @@ def build_pair(
     jobs: int = 1,
     codes: bool = False,
     results: bool = False,
+    marked: bool = False,
 ) -> None:
     """Run the builder for ``material`` and its partner in ``folder``: it reads the tables of the
     classes the pair leads to from there and writes ``<class>.body`` files (values only).
@@ -235,9 +236,13 @@ def build_pair(
     one *build code* a slot (``tables/compact.py`` ``build_code``) instead of the int16 value,
     and the classes the pair leads to are read from ``<class>.code`` files of build codes
     where there are some.  ``results`` (a pure build with ``codes``): the ``.body`` files hold
-    only the results, two bits a slot (``tables/compact.py`` ``write_results``)."""
+    only the results, two bits a slot (``tables/compact.py`` ``write_results``).
+    ``marked`` (a count-rule build with ``codes``): a position that must capture has bit 7 of
+    its build code set."""
     if results and (rules or not codes):
         raise ValueError("results only of a pure build with codes")
+    if marked and (not rules or not codes):
+        raise ValueError("marks only in a count-rule build with codes")
     if not 1 <= jobs <= MAX_SLICE_JOBS or (jobs > 1 and not slices):
         raise ValueError(f"jobs must be 1 to {MAX_SLICE_JOBS}, and more than 1 only with slices")
     command = [str(program), str(folder), *(str(n) for n in material)]
@@ -249,6 +254,8 @@ def build_pair(
         command.append("codes")
     if results:
         command.append("results")
+    if marked:
+        command.append("marked")
     if slices:
         command += ["slices", str(jobs)]
     with subprocess.Popen(

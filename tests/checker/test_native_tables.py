@@ -437,11 +437,15 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
             for material in level:
                 slices = material in FRISIAN_SLICED
                 built_by = {"rules": rules, "frisian": True, "codes": True, "slices": slices}
-                binaries.build_pair(program, folder, material, **built_by)
+                # with the count rules, the positions that must capture marked (bit 7)
+                binaries.build_pair(program, folder, material, marked=rules, **built_by)
                 for member in members_of(material):
                     name = "m{}k{}-m{}k{}".format(*member)
                     built = (folder / f"{name}.body").read_bytes()
                     stored = (whole.folder() / f"{name}.bin").read_bytes()
+                    marks = bytes(c & 0x80 for c in built)
+                    assert any(marks) == rules, name
+                    built = bytes(c & 0x7F for c in built)
                     assert built == build_codes_of(stored, rules=rules), name
                     (folder / f"{name}.body").rename(folder / f"{name}.code")
                 if rules:
@@ -462,9 +466,13 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
     assert pack is not None
     for material in sorted(wanted):
         name = "m{}k{}-m{}k{}".format(*material)
-        size = packing.pack_build_codes(
-            material, tmp_path / "pure" / f"{name}.code", tmp_path / "rules" / f"{name}.code"
-        )
+        codes = [tmp_path / kind / f"{name}.code" for kind in ("pure", "rules")]
+        # filled by the positions' captures generated again, then by the build's marks
+        generated = packing.pure.compact_path(material).with_suffix(".generated")
+        packing.pack_build_codes(material, *codes)
+        packing.pure.compact_path(material).replace(generated)
+        size = packing.pack_build_codes(material, *codes, marked=True)
+        assert packing.pure.compact_path(material).read_bytes() == generated.read_bytes(), name
         plain = tmp_path / f"{name}.pack"
         tables.pack(material, target=plain)
         packed = packing.pure.compact_path(material)
@@ -480,7 +488,7 @@ def test_a_frisian_build_in_codes_from_codes_gives_the_codes_and_packs_of_the_in
         kept.write_bytes((tmp_path / "rules" / f"{name}.code").read_bytes())
         compact.write_kept(pack, kept, size_of(material))
         assert kept.stat().st_size == -(-size_of(material) // 2)
-        keeping.pack_build_codes(material, results, kept)
+        keeping.pack_build_codes(material, results, kept, marked=True)
         assert keeping.pure.compact_path(material).read_bytes() == packed.read_bytes(), name
     # a class's codes of another class, or of the wrong kind, are refused, not packed
     from rulebook_build.errors import RulebookError

@@ -19,11 +19,14 @@
  *   the count-rule distance within CAP.  PURE_CODES may also be the pure kind's results file
  *   (as "pack results" writes it, told apart by its length).  With "fill VARIANT OWN_MEN ...",
  *   the codes are filled as "pack fill ... 1" fills them (below), in the same pass: the codes of
- *   a filled compact file (../tables/compact.py, "compact-2").
+ *   a filled compact file (../tables/compact.py, "compact-2").  With "fill marked" the same, the
+ *   positions that must capture told by the marks of RULES_CODES (bit 7, tablebuild "marked",
+ *   which "pack kept" keeps), not generated again: a sixth of the work.
  *
  * Usage: pack kept CODES SLOTS
  *   Turns a class's build codes with the count rules (CODES, one byte a slot) into *kept codes*
- *   in place, two a byte (kept_of): the result, and whether the distance is within CAP.  That
+ *   in place, two a byte (kept_of): the result, whether the distance is within CAP, and the
+ *   mark of a position that must capture.  That
  *   is what the compact code keeps of a class where no count runs (Fries Spel's 5-piece
  *   classes, ../tables/compact.py kept_distance), so "pack codes" takes them as RULES_CODES
  *   (told apart by their length) and makes the same compact codes; in half the bytes, while
@@ -85,9 +88,14 @@ static int result_of(unsigned char c) { return c < 4 ? c : c < 36 ? 2 : c < 68 ?
  * within CAP, 5 a loss within CAP; -1 for no build code.  What the compact code keeps of a
  * class with no count running (../tables/compact.py kept_distance: the longest distance of the
  * result within CAP), read back as the build code of that distance (KEPT_CODE). */
-static int kept_of(unsigned char c) { return c < 4 ? c : c < 36 ? 4 : c < 68 ? 5 : -1; }
-static const unsigned char KEPT_CODE[16] = {0, 1, 2, 3, 4 + CAP / 2, 36 + (CAP - 1) / 2,
-                                            255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+#define MARK 0x80 /* a build code's bit 7: a position that must capture (tablebuild "marked") */
+static int kept_of(unsigned char c) {
+    int k = c & ~MARK, kept = k < 4 ? k : k < 36 ? 4 : k < 68 ? 5 : -1;
+    return kept < 0 ? -1 : kept | (c & MARK ? 8 : 0); /* the mark kept as bit 3 */
+}
+static const unsigned char KEPT_CODE[16] = {0, 1, 2, 3, 4 + CAP / 2, 36 + (CAP - 1) / 2, 255, 255,
+                                            MARK | 0, MARK | 1, MARK | 2, MARK | 3,
+                                            MARK | (4 + CAP / 2), MARK | (36 + (CAP - 1) / 2), 255, 255};
 
 static long long file_bytes(FILE *f) {
     if (fseek(f, 0, SEEK_END)) return -1;
@@ -166,7 +174,7 @@ static int results(char **argv) {
         }
         memset(out, 0, sizeof out);
         for (size_t i = 0; i < want; i++) {
-            int r = result_of(codes[i]);
+            int r = result_of(codes[i] & ~MARK);
             if (r < 0) {
                 fprintf(stderr, "pack results: slot %lld: %d is no build code\n", done + (long long)i, codes[i]);
                 return 1;
@@ -231,7 +239,11 @@ static int fill_codes(filler *f, unsigned char *codes, size_t count, uint64_t fi
 
 static int from_build_codes(int argc, char **argv) {
     static filler f; /* with "fill": the slots no probe reads take the code before them */
-    int filling = argc == 11;
+    int filling = argc == 11, marked = argc == 7 && !strcmp(argv[5], "fill") && !strcmp(argv[6], "marked");
+    if (argc == 7 && !marked) {
+        fprintf(stderr, "pack codes: not 'fill marked': %s %s\n", argv[5], argv[6]);
+        return 1;
+    }
     if (filling) {
         int m[4] = {atoi(argv[7]), atoi(argv[8]), atoi(argv[9]), atoi(argv[10])};
         if (strcmp(argv[5], "fill") || !start_filler(&f, atoi(argv[6]), m, 1)) {
@@ -257,6 +269,7 @@ static int from_build_codes(int argc, char **argv) {
         return 1;
     }
     static unsigned char a[CHUNK], b[CHUNK], out[CHUNK], packed[CHUNK / 4], kept_halves[CHUNK / 2];
+    unsigned char last = 1; /* with "fill marked": the code before the slot */
     for (long long done = 0; done < slots;) {
         size_t want = (size_t)(slots - done < CHUNK ? slots - done : CHUNK);
         if (quarter) {
@@ -270,7 +283,8 @@ static int from_build_codes(int argc, char **argv) {
             return 1;
         }
         for (size_t i = 0; i < want; i++) {
-            int16_t p = value_of_build_code(a[i]), r = value_of_build_code(b[i]);
+            int mark = b[i] & MARK;
+            int16_t p = value_of_build_code(a[i]), r = value_of_build_code(b[i] & ~MARK);
             int code = p == -3 || r == -3 || (p >= 0 && p <= CAP) ? -1 : code_of(p, r);
             if (code < 0) {
                 fprintf(stderr, "pack codes: slot %lld: pure code %d, with count rules %d: not one position\n",
@@ -278,6 +292,14 @@ static int from_build_codes(int argc, char **argv) {
                 return 1;
             }
             out[i] = (unsigned char)code;
+            if (marked) { /* filled by the marks: no position generated again */
+                if (mark && !code) {
+                    fprintf(stderr, "pack codes: slot %lld: an unused slot marked\n", done + (long long)i);
+                    return 1;
+                }
+                if (!code || mark) out[i] = last;
+                else last = out[i];
+            }
         }
         if (filling && fill_codes(&f, out, want, (uint64_t)done)) return 1;
         if (fwrite(out, 1, want, stdout) != want) return 1;
@@ -325,12 +347,13 @@ static int fill(char **argv) {
 int main(int argc, char **argv) {
     die_with_parent();
     if (argc == 8 && !strcmp(argv[1], "fill")) return fill(argv);
-    if ((argc == 5 || argc == 11) && !strcmp(argv[1], "codes")) return from_build_codes(argc, argv);
+    if ((argc == 5 || argc == 7 || argc == 11) && !strcmp(argv[1], "codes"))
+        return from_build_codes(argc, argv);
     if (argc == 4 && !strcmp(argv[1], "results")) return results(argv);
     if (argc == 4 && !strcmp(argv[1], "kept")) return kept(argv);
     if (argc != 6) {
         fprintf(stderr, "usage: pack PURE_FILE PURE_OFFSET RULES_FILE RULES_OFFSET SLOTS\n"
-                        "       pack codes PURE_CODES RULES_CODES SLOTS [fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS]\n"
+                        "       pack codes PURE_CODES RULES_CODES SLOTS [fill marked | fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS]\n"
                         "       pack results CODES SLOTS\n"
                         "       pack kept CODES SLOTS\n"
                         "       pack fill VARIANT OWN_MEN OWN_KINGS OTHER_MEN OTHER_KINGS CAPTURES\n");

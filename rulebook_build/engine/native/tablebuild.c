@@ -13,7 +13,7 @@
  * parent may have had.  tests/checker/test_native_tables.py compares every class this program
  * builds with the Python builder's, slot for slot.
  *
- * Usage: tablebuild DIR A B C D [rules] [frisian] [codes [results]] [slices [JOBS]]
+ * Usage: tablebuild DIR A B C D [rules] [frisian] [codes [results|marked]] [slices [JOBS]]
  *   Builds class (A men, B kings to move; C men, D kings of the other side) and its partner
  *   (C, D, A, B).  The tables of every class a capture or promotion leads to must be in DIR as
  *   mAkB-mCkD.bin files in the Python format (two header lines, then int16 little-endian).
@@ -37,7 +37,8 @@
  *   in Fries Spel, whose captures and promotions start every count afresh: there a child's
  *   result is all that counts (exit_value), but where art. 18 runs (kings only, 3 pieces).
  *   With "codes results" (pure builds only) the .body files hold the results alone, two bits a
- *   slot as a .wdl file holds them (RESULTS_OUT).
+ *   slot as a .wdl file holds them (RESULTS_OUT).  With "codes marked" (with "rules" only) each
+ *   position whose side to move must capture has bit 7 of its build code set (MARKED).
  */
 #define _DEFAULT_SOURCE /* ftruncate, msync */
 #include <errno.h>
@@ -94,6 +95,7 @@ static int RULES = 0;
  * only won ones, whatever their distances).  Of a pure table built from read-back codes only
  * the results are then the true ones, and only they are written. */
 #define CODE_CAP 63
+#define MARK 0x80 /* bit 7 of a build code: a position that must capture ("marked", MARKED) */
 static int CODES = 0;
 static val VALUE_OF_CODE[256];
 
@@ -192,7 +194,7 @@ static exit_table *exit_for(const int m[4]) {
 /* a slot of a table the pair leads to */
 static inline val value_at(const exit_table *e, int64_t slot) {
     if (e->codes == 4) return value_of_code(e->values[slot >> 2] >> 2 * (slot & 3) & 3);
-    if (e->codes) return value_of_code(e->values[slot]);
+    if (e->codes) return value_of_code(e->values[slot] & ~MARK);
     val v;
     memcpy(&v, e->values + sizeof(val) * (uint64_t)slot, sizeof v);
     return v;
@@ -276,6 +278,17 @@ static uint8_t *OUT_CODES[2]; /* the same with "codes": build codes */
  * bytes, so that the largest Fries Spel pair's pure kind takes 1.7 GB while it builds, not 7 */
 static int RESULTS_OUT = 0;
 
+/* With "marked" (a build with the count rules and "codes") a position whose side to move must
+ * capture has bit 7 of its build code set (MARK): what a filled compact file leaves to its
+ * readers (../tables/compact.py FILLED), told by the build, which knows, so that packing need
+ * not generate every position's captures again ("pack kept" and "pack codes ... fill marked") */
+static int MARKED = 0;
+
+/* the build code of a node's value, marked where it must capture */
+static inline uint8_t out_code(val v, uint64_t node) {
+    return (uint8_t)(code_of(v) | (MARKED && REMAINING[node] == CAPTURING ? MARK : 0));
+}
+
 /* the bytes of member k's .body: a value, a build code or (RESULTS_OUT) a quarter of one a slot */
 static size_t out_bytes(int k) {
     uint64_t slots = MEMBERS[k].l.slots;
@@ -284,7 +297,7 @@ static size_t out_bytes(int k) {
 
 static inline val out_value(int k, int64_t slot) {
     if (RESULTS_OUT) return value_of_code(OUT_CODES[k][slot >> 2] >> 2 * (slot & 3) & 3);
-    return CODES ? value_of_code(OUT_CODES[k][slot]) : OUT[k][slot];
+    return CODES ? value_of_code(OUT_CODES[k][slot] & ~MARK) : OUT[k][slot];
 }
 
 /* RESULTS_OUT: the results of ``count`` values into ``out`` from slot ``slot`` on, four a byte
@@ -694,6 +707,12 @@ static void sort_bucket(bucket *b) {
  * where a shorter win was found for it, and settled by the first) */
 static inline int unsettled(uint64_t node) { return REMAINING[node] != DONE && VALUES[node] == DRAW; }
 
+/* a node given its value: DONE, but a position that must capture stays CAPTURING (nobody's
+ * parent either way, and settled by its value), so that its slot can be marked (MARKED) */
+static inline void settled(uint64_t node) {
+    if (REMAINING[node] != CAPTURING) REMAINING[node] = DONE;
+}
+
 /* values by increasing distance from the buckets; keeps their memory for the next slice */
 static void settle(int keep) {
     for (int distance = 0; distance <= TOP_DISTANCE; distance++) {
@@ -717,7 +736,7 @@ static void settle(int keep) {
                  * side to move (the bucket is sorted: they follow it, among the placement's
                  * other nodes) */
                 VALUES[node] = (val)distance;
-                REMAINING[node] = DONE;
+                settled(node);
                 GROUP[0] = node;
                 GROUP_COUNT = 1;
                 if (FRISIAN && DIGITS > 1) { /* (International: a placement is one node) */
@@ -728,7 +747,7 @@ static void settle(int keep) {
                         uint64_t next = b->items[j];
                         if ((next - first) % other_digits != last || !unsettled(next)) continue;
                         VALUES[next] = (val)distance;
-                        REMAINING[next] = DONE;
+                        settled(next);
                         GROUP[GROUP_COUNT++] = next;
                     }
                 }
@@ -835,7 +854,8 @@ static void build_slice(const slice *one) {
             if (!CODES) memcpy(&OUT[k][slot], from, sizeof(val) * block);
             else if (RESULTS_OUT) put_results(OUT_CODES[k], slot, from, block);
             else
-                for (uint64_t i = 0; i < block; i++) OUT_CODES[k][slot + i] = code_of(from[i]);
+                for (uint64_t i = 0; i < block; i++)
+                    OUT_CODES[k][slot + i] = out_code(from[i], k * SLICE_SIZE + r1 * block + i);
         }
     }
 }
@@ -936,9 +956,10 @@ static int build_by_slices(double started, int jobs) {
     return 0;
 }
 
-/* a member's values into its .body: as int16, or with "codes" as build codes (with "results"
- * their results, four a byte) */
-static int write_values(FILE *f, const val *values, uint64_t count) {
+/* a member's values into its .body (its nodes from ``first``): as int16, or with "codes" as
+ * build codes (with "results" their results, four a byte) */
+static int write_values(FILE *f, uint64_t first, uint64_t count) {
+    const val *values = VALUES + first;
     if (!CODES) return fwrite(values, sizeof(val), count, f) == count;
     static uint8_t chunk[1 << 16];
     for (uint64_t at = 0; at < count;) {
@@ -949,7 +970,7 @@ static int write_values(FILE *f, const val *values, uint64_t count) {
             put_results(chunk, 0, values + at, n);
             bytes = (n + 3) / 4;
         } else
-            for (size_t i = 0; i < n; i++) chunk[i] = code_of(values[at + i]);
+            for (size_t i = 0; i < n; i++) chunk[i] = out_code(values[at + i], first + at + i);
         if (fwrite(chunk, 1, bytes, f) != bytes) return 0;
         at += n;
     }
@@ -964,12 +985,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "frisian") && !SLICES) frisian = 1;
         else if (!strcmp(argv[i], "codes") && !SLICES) CODES = 1;
         else if (!strcmp(argv[i], "results") && CODES && !RULES && !SLICES) RESULTS_OUT = 1;
+        else if (!strcmp(argv[i], "marked") && CODES && RULES && !SLICES) MARKED = 1;
         else if (!strcmp(argv[i], "slices")) SLICES = 1;
         else if (SLICES && jobs == 1 && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 64) jobs = atoi(argv[i]);
         else argc = 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [codes [results]] [slices [JOBS]]\n");
+        fprintf(stderr, "usage: tablebuild DIR A B C D [rules] [frisian] [codes [results|marked]] [slices [JOBS]]\n");
         return 1;
     }
     DIR = argv[1];
@@ -1028,7 +1050,7 @@ int main(int argc, char **argv) {
         name_of(path, sizeof path, MEMBERS[k].m, ".body.part");
         name_of(done, sizeof done, MEMBERS[k].m, ".body");
         FILE *f = fopen(path, "wb");
-        if (!f || !write_values(f, VALUES + MEMBERS[k].offset, MEMBERS[k].l.slots) || fclose(f) != 0 ||
+        if (!f || !write_values(f, MEMBERS[k].offset, MEMBERS[k].l.slots) || fclose(f) != 0 ||
             rename(path, done) != 0) {
             fprintf(stderr, "tablebuild: cannot write %s\n", done);
             unlink(path);

@@ -9,22 +9,25 @@ tables above 42 GB of disk.  A parent's build needs less of a child than its int
 * its result, where the count-rule distance does not count: in every pure build, and with the
   count rules in Fries Spel, whose captures and promotions start every count afresh (but in
   art. 18's ending, of three kings, built as int16 with the smaller classes);
-* what its compact code keeps, to pack it (``compact.py``).
+* what its compact code keeps, to pack it (``compact.py``): where no count runs, as in every
+  5-piece class, the pure result and whether the count-rule distance is within ``compact.CAP``.
 
-So each pair is built with ``tablebuild ... codes`` (``compact.build_code``: one byte a slot,
-the count-rule distance within the cap), a pure build's codes are kept as results only at once
-(``.wdl``, two bits a slot, ``pack results``), and a class is packed as soon as both its kinds
-are built (``CheckerTables.pack_build_codes``: the same compact file, byte for byte, as from the
-int16 tables; tests/checker/test_native_tables.py).  Its count-rule codes are then kept as
-results too, and each file goes as soon as no class still to be built leads to it.  Of a pure
-table built from results only the results are the true ones (``native/tablebuild.c``
-``code_of``), and only they are kept.
+So each pair is built with ``tablebuild ... codes`` (``compact.build_code``), the kind with the
+count rules first: its codes, one byte a slot with the distance within the cap (a man's move
+inside the pair carries it), are the largest file of a build, and nothing else of the pair is
+on disk while they are.  They are then kept as *kept codes*, half a byte a slot, in place
+(:data:`KEPT`, ``pack kept``), and the pure kind is built writing its results alone, two bits a
+slot (:data:`RESULTS`, ``tablebuild ... codes results``).  A class is packed as soon as both
+its kinds are built (``CheckerTables.pack_build_codes``), in the filled form
+(``compact.FILLED``: a third of the bytes), beside the builds that follow; then of each kind
+only the results the builds still to come read are kept, and each file goes as soon as none
+does.  Of a pure table built from results only the results are the true ones
+(``native/tablebuild.c`` ``code_of``), and only they are kept.
 
-The disk holds at most about the codes of the pair being built and the results of the classes
-built before that the rest still needs: some 11 GB at the largest pair's count-rule build and
-packing (``benchmarks/README.md``).  The pairs too large to build whole, and those whose slices
-are large (``SLICE_FROM``), are built by slices, one at a time, with every core; the others
-``jobs`` at a time, the largest first.
+The disk holds at most about the largest pair's count-rule codes (6.9 GB) beside the int16
+tables of up to 4 pieces and the results the rest still needs (``benchmarks/README.md``).  The
+pairs too large to build whole, and those whose slices are large (``SLICE_FROM``), are built by
+slices, one at a time, with every core; the others ``jobs`` at a time, the largest first.
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ def build_packed(
                 raise RulebookError(f"{name}: its count-rule codes are gone", source=str(rules))
             with exclusive(tables.pure.folder(), pair_name(member)):
                 try:
-                    size = tables.pack_build_codes(member, pure, rules)
+                    size = tables.pack_build_codes(member, pure, rules, marked=True)
                 except OSError as error:  # its codes stay: the next run packs it
                     raise _unwritten(tables.pure.compact_path(member), error) from None
             on_packed(member, size)
@@ -158,6 +161,7 @@ def build_packed(
                 frisian=True,
                 codes=True,
                 results=not rules,  # a pure build's codes are its results
+                marked=rules,  # the positions that must capture, for packing
                 slices=slices,
                 jobs=max(1, min(jobs, binaries.MAX_SLICE_JOBS)) if slices else 1,
             )

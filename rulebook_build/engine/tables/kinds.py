@@ -213,14 +213,18 @@ class CheckerTables:
                 source=str(paths[0].parent),
             ) from None
 
-    def pack_build_codes(self, material: Material, pure: Path, rules: Path) -> int:
+    def pack_build_codes(
+        self, material: Material, pure: Path, rules: Path, *, marked: bool = False
+    ) -> int:
         """Write the compact file of a class into the cache from its two kinds' build codes
         (``compact.build_code``: what ``rulebook tables`` builds the Fries Spel 5-piece classes
         as, ``tablebuild ... codes``; of the pure kind its results will do, two bits a slot,
         ``compact.write_results``, and of the count rules' its kept codes where no count runs,
         half a byte a slot, ``compact.write_kept``), in the filled form (``compact.FILLED``):
         the codes :meth:`pack` writes from the int16 tables, but where no probe reads them, in
-        a third of the bytes.  Its size in bytes."""
+        a third of the bytes; ``marked``: the count rules' codes mark the positions that must
+        capture (``tablebuild ... marked``), else they are generated again.  Its size in
+        bytes."""
         program = binaries.executable(self.pure.cache_dir, binaries.PACK_SOURCE)
         if program is None:
             raise RulebookError("packing build codes needs the compiled pack program")
@@ -234,7 +238,8 @@ class CheckerTables:
                 )
         kept = compact.kept_codes(fresh_plies(self.variant, material))
         frisian = self.variant.max_consecutive_king_moves is not None
-        chunks = compact.codes_of_build_codes(program, pure, rules, size, (frisian, material))
+        fill = compact.marked_fill() if marked else compact.generated_fill(frisian, material)
+        chunks = compact.codes_of_build_codes(program, pure, rules, size, fill)
         try:
             return compact.write(
                 self.pure.compact_path(material),
