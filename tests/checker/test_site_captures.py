@@ -262,7 +262,7 @@ CASES = [
 def test_a_capture_is_worked_out_as_the_builder_counts_it(
     readers: Readers, tmp_path: Path, children: dict[tuple[int, int, int, int], int], expected: int
 ) -> None:
-    """Each rule of ``resolved_code`` and ``SiteTables._from_captures``, on tables made up for
+    """Each rule of ``resolved_code`` and ``EndgameTables._from_captures``, on tables made up for
     it (the published classes of up to 4 pieces never meet some of them: a capture into a
     lone-king ending past its count needs five pieces)."""
     moves = generate(INTERNATIONAL, CAPTURING)

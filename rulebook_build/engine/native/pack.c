@@ -26,11 +26,10 @@
  * Usage: pack kept CODES SLOTS
  *   Turns a class's build codes with the count rules (CODES, one byte a slot) into *kept codes*
  *   in place, two a byte (kept_of): the result, whether the distance is within CAP, and the
- *   mark of a position that must capture.  That
- *   is what the compact code keeps of a class where no count runs (Fries Spel's 5-piece
- *   classes, ../tables/compact.py kept_distance), so "pack codes" takes them as RULES_CODES
- *   (told apart by their length) and makes the same compact codes; in half the bytes, while
- *   the pure kind of the pair is built.
+ *   mark of a position that must capture.  That is what the compact code keeps of a class
+ *   where no count runs (Fries Spel's 5-piece classes, ../tables/compact.py kept_distance), so
+ *   "pack codes" takes them as RULES_CODES (told apart by their length) and makes the same
+ *   compact codes; in half the bytes, while the pure kind of the pair is built.
  *
  * Usage: pack results CODES SLOTS
  *   The results of a class's build codes (CODES, one byte a slot): two bits a slot, four slots

@@ -629,7 +629,7 @@ static int16_t kept_distance(int16_t v, const node *n);
 /* ../tables/remote.py CAPTURES: the site's tables leave the positions whose side to move must
  * capture to the reader (their slots hold the code before them, which compresses to
  * almost nothing).  Such a position's code, made from the values of the positions its captures
- * lead to as the builder made it (tablebuild.c exit_value; remote.py SiteTables._from_captures
+ * lead to as the builder made it (tablebuild.c exit_value; endgame.py EndgameTables._from_captures
  * for the Python engine): the pure result by the best capture; with the count rules each capture
  * a conversion, so a win in 1 where a capture leads to a loss within the child's fresh budget
  * (plies_left of the child: its counts start afresh), a loss in 2 where every capture leads to

@@ -31,7 +31,8 @@
  *   JOBS (default 1) processes share the slices of each level (see build_by_slices).
  *   With "codes" the .body files hold one byte a slot, a *build code* (code_of), instead of the
  *   int16 value, and an exit class is read from DIR/mAkB-mCkD.wdl (its results only, two bits
- *   a slot: build codes 0 to 3, see code_of) or DIR/mAkB-mCkD.code (build codes, one byte a slot,
+ *   a slot: build codes 0 to 3, see code_of), DIR/mAkB-mCkD.kept (kept codes, pack.c kept, read
+ *   as results) or DIR/mAkB-mCkD.code (build codes, one byte a slot,
  *   no header) where there is one, else from its .bin: what a parent needs of a child, in a
  *   half or an eighth of the bytes.  A .wdl serves a pure build, and one with the count rules
  *   in Fries Spel, whose captures and promotions start every count afresh: there a child's
@@ -76,7 +77,8 @@ typedef struct {
     const unsigned char *values; /* int16 little-endian, or build codes, mapped from the file */
     int codes;                   /* 1: a .code file, one build code a slot; 4: a .wdl file, four
                                   * results (build codes 0 to 3) a byte, two bits a slot from the
-                                  * lowest (value_at) */
+                                  * lowest (value_at); 2: a .kept file, two kept codes a byte
+                                  * (../native/pack.c kept), read for their results alone */
 } exit_table;
 
 static int RULES = 0;
@@ -151,6 +153,11 @@ static exit_table *exit_for(const int m[4]) {
         name_of(path, sizeof path, m, ".wdl");
         fd = open(path, O_RDONLY);
         e->codes = fd >= 0 ? 4 : 0;
+        if (fd < 0) { /* kept codes (pack kept): their results, as a .wdl's */
+            name_of(path, sizeof path, m, ".kept");
+            fd = open(path, O_RDONLY);
+            e->codes = fd >= 0 ? 2 : 0;
+        }
         /* with the count rules a child's distance counts in International (its counts may go
          * on) and in Fries Spel art. 18's ending: there results only would be a guess */
         int strong = !m[0] && !m[2] && ((m[1] == 2 && m[3] == 1) || (m[1] == 1 && m[3] == 2));
@@ -181,7 +188,9 @@ static exit_table *exit_for(const int m[4]) {
     if (map == MAP_FAILED) { fprintf(stderr, "tablebuild: cannot map %s\n", path); exit(1); }
     for (int newlines = 0; newlines < 2 && at < bytes && !e->codes; at++) /* two header lines */
         if (map[at] == '\n') newlines++;
-    uint64_t expected = e->codes == 4 ? (e->l.slots + 3) / 4 : (e->codes ? 1 : sizeof(val)) * e->l.slots;
+    uint64_t expected = e->codes == 4   ? (e->l.slots + 3) / 4
+                        : e->codes == 2 ? (e->l.slots + 1) / 2
+                                        : (e->codes ? 1 : sizeof(val)) * e->l.slots;
     if (bytes - at != expected) {
         fprintf(stderr, "tablebuild: %s: not a table of %llu slots\n", path,
                 (unsigned long long)e->l.slots);
@@ -194,6 +203,10 @@ static exit_table *exit_for(const int m[4]) {
 /* a slot of a table the pair leads to */
 static inline val value_at(const exit_table *e, int64_t slot) {
     if (e->codes == 4) return value_of_code(e->values[slot >> 2] >> 2 * (slot & 3) & 3);
+    if (e->codes == 2) { /* a kept code's result: 4 a win, 5 a loss within the cap */
+        int kept = e->values[slot >> 1] >> 4 * (slot & 1) & 7;
+        return value_of_code((uint8_t)(kept == 4 ? 2 : kept == 5 ? 3 : kept));
+    }
     if (e->codes) return value_of_code(e->values[slot] & ~MARK);
     val v;
     memcpy(&v, e->values + sizeof(val) * (uint64_t)slot, sizeof v);

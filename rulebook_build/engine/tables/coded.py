@@ -168,23 +168,31 @@ def build_packed(
             for member in retrograde.members_of(pair):
                 name = material_name(member)
                 body = kind.folder() / f"{name}.body"
-                if rules:
-                    body.replace(kind.folder() / f"{name}{CODES}")
-                    _to_kept(kind, member)
-                else:
-                    body.replace(kind.folder() / f"{name}{RESULTS}")
+                body.replace(kind.folder() / f"{name}{CODES if rules else RESULTS}")
         return time.perf_counter() - began
 
-    def built(kind: EndgameTables, pair: Material, seconds: float) -> None:
+    def finish(kind: EndgameTables, pair: Material, seconds: float) -> None:
+        """A pair's kind built: its count-rule codes kept as kept codes, then the pair packed
+        if its other kind is built too."""
+        if kind is tables.rules:
+            for member in retrograde.members_of(pair):
+                _to_kept(kind, member)
         with lock:
             pending.discard((kind.semantics, pair))
         on_built(pair, seconds, kind)
+        packing.append(packer.submit(settle, pair))
 
-    # the packing goes on beside the next builds (one at a time: zlib and pack on one core)
-    with ThreadPoolExecutor(max_workers=1) as packer:
+    # Beside the builds, one thread keeps each count-rule build's codes as kept codes (the next
+    # build, the pure kind of a large pair, starts at once: its results grow by a tenth of its
+    # 1.7 GB while they shrink by half), and one packs (zlib and pack on one core).  The builds
+    # of a level read their exits' results or kept codes, whichever is there.
+    with ThreadPoolExecutor(max_workers=1) as packer, ThreadPoolExecutor(max_workers=1) as keeper:
+        # a run stopped between a build and its packing: packed now
         packing: list[Future[None]] = [packer.submit(settle, pair) for pair in pairs]
-        # (a run stopped between a build and its packing: packed now)
+        finishing: list[Future[None]] = []
         for level in levels:
+            for done in finishing:  # this level reads the last one's kept codes
+                done.result()
             tasks = [
                 (kind, pair)
                 for pair in sorted(level, key=lambda m: -tables.pure.pair_slots(m))
@@ -194,8 +202,8 @@ def build_packed(
             ]
             sliced = [t for t in tasks if _sliced(tables, t[1])]
             for kind, pair in sliced:  # one at a time, on every core
-                built(kind, pair, build(kind, pair, True))
-                packing.append(packer.submit(settle, pair))
+                seconds = build(kind, pair, True)
+                finishing.append(keeper.submit(finish, kind, pair, seconds))
             whole = [t for t in tasks if not _sliced(tables, t[1])]
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 running = {
@@ -203,10 +211,11 @@ def build_packed(
                 }
                 for future in as_completed(running):
                     kind, pair = running[future]
-                    built(kind, pair, future.result())
-                    packing.append(packer.submit(settle, pair))
-            for done in packing:  # the next level reads what this one packs and keeps
-                done.result()
+                    finishing.append(keeper.submit(finish, kind, pair, future.result()))
+        for done in finishing:
+            done.result()
+        for settled in packing:
+            settled.result()
     return time.perf_counter() - started
 
 

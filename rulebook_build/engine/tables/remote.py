@@ -168,7 +168,7 @@ def published_codes(
     probe of the site's tables reads given the code before it (``pack fill``, ``native/pack.c``):
     the unused slots, and where ``captures`` (:func:`captures_of`) is ``"search"`` every
     position whose side to move must capture, which the readers work out from the positions its
-    captures lead to (:meth:`SiteTables.probe`, and ``resolved_code`` in ``native/prover.c``).
+    captures lead to (``EndgameTables.probe``, and ``resolved_code`` in ``native/prover.c``).
     Without a C compiler, no slot is filled."""
     codes = b"".join(table.block(n) for n in range(-(-table.size // table.span)))
     codes = codes.translate(compact.kept_codes(fresh_plies(tables.variant, material)))
