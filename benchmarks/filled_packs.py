@@ -1,6 +1,7 @@
 """Compact files in the filled form against the same classes packed in the plain form.
 
-    python benchmarks/filled_packs.py --filled CACHE --plain CACHE [--variant frisian]
+    python benchmarks/filled_packs.py --filled CACHE --plain CACHE [--variant frisian] [--probes N]
+                                      [--class NAME ...]
 
 ``CACHE`` is a folder ``rulebook tables --cache-dir`` filled: ``--filled`` one whose 5-piece
 classes are in the filled form (``compact.FILLED``, as ``rulebook tables --variant frisian
@@ -9,13 +10,17 @@ classes are in the filled form (``compact.FILLED``, as ``rulebook tables --varia
 file's codes must be the plain file's with the slots no probe reads given the code before them
 (``pack fill``).  With ``benchmarks/site_captures.py --cache-dir PLAIN`` (every position that
 must capture worked out from its captures as the plain file stores it) that shows the filled
-files answer every probe as the plain ones do.  Prints a line a class (its sizes in both forms,
-the seconds) and exits 1 at the first class that differs.
+files answer every probe as the plain ones do.  With ``--probes N``, also ``N`` random positions
+of each class, most of them ones that must capture, probed in both caches by the checker's
+Python reader and by the compiled search (pure and with the count rules): the answers must be
+the same.  Prints a line a class (its sizes in both forms, the seconds) and exits 1 at the
+first class that differs.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import subprocess
 import sys
 import threading
@@ -28,7 +33,9 @@ from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact
 from rulebook_build.engine.tables.index import material_name, material_of_name
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
-from rulebook_build.rules import find_variant
+from rulebook_build.rules import State, Variant, find_variant, generate
+from rulebook_build.rules.board import BIT_OF_SQUARE
+from rulebook_build.rules.drawrules import initial_clocks
 
 
 def opened(tables: CheckerTables, path: Path) -> compact.CompactTable:
@@ -77,11 +84,59 @@ def same(
     return found or (f"{len(extra)} codes more in the plain file" if extra else None)
 
 
+def random_position(rng: random.Random, material: tuple[int, ...]) -> State:
+    """A position of ``material`` (the side to move's men and kings, the other side's), White
+    to move upwards, no man on the row it would be crowned on."""
+    while True:
+        squares = rng.sample(range(1, 51), sum(material))
+        groups = [0, 0, 0, 0]
+        at = 0
+        for group, count in enumerate(material):
+            for square in squares[at : at + count]:
+                groups[group] |= 1 << BIT_OF_SQUARE[square]
+            at += count
+        own_men = squares[: material[0]]
+        other_men = squares[material[0] + material[1] : sum(material[:3])]
+        if all(s > 5 for s in own_men) and all(s < 46 for s in other_men):
+            return (groups[0], groups[1], groups[2], groups[3], True, (0, 0), (0, 0))
+
+
+def probed(
+    variant: Variant,
+    readers: list[tuple[CheckerTables, binaries.ProverSession]],
+    material: tuple[int, ...],
+    count: int,
+    rng: random.Random,
+) -> tuple[int, str | None]:
+    """``count`` positions of a class (three in four that must capture, where there are such)
+    probed by every reader; how many must capture, and the first that differs."""
+    capturing = tries = 0
+    for _ in range(count):
+        while True:
+            state = random_position(rng, material)
+            moves = generate(variant, state)
+            captures = bool(moves) and bool(moves[0][2])
+            tries += 1
+            if captures or rng.random() < 0.25 or tries > 50 * count:
+                break
+        capturing += captures
+        clocks = initial_clocks(variant, state)
+        answers = [
+            (tables.probe(state), tables.probe_rules(state), session.probe(state, clocks))
+            for tables, session in readers
+        ]
+        if answers[0] != answers[1] or answers[0][0] is None:
+            return capturing, f"{state}: {answers}"
+    return capturing, None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filled", type=Path, required=True)
     parser.add_argument("--plain", type=Path, required=True)
     parser.add_argument("--variant", default="frisian")
+    parser.add_argument("--probes", type=int, default=0, help="random positions a class")
+    parser.add_argument("--class", dest="classes", action="append", default=[])
     args = parser.parse_args()
     variant = find_variant(args.variant)
     filled_tables = checker_tables(variant, cache_dir=args.filled / "endgame")
@@ -93,9 +148,20 @@ def main() -> int:
     frisian = variant.max_consecutive_king_moves is not None
     sizes = [0, 0]
     classes = 0
+    rng = random.Random(55)
+    sessions = []
+    if args.probes:
+        compiled = binaries.executable(filled_tables.pure.cache_dir, binaries.PROVER_SOURCE)
+        assert compiled is not None
+        for tables in (filled_tables, plain_tables):
+            reader = binaries.NativeProver(
+                compiled, tables.pure.folder(), tables.rules.folder(), variant=variant
+            )
+            sessions.append((tables, reader.session(1)))
+    probes = capturing = 0
     for path in sorted(filled_tables.pure.compact_folder().glob(f"*{compact.SUFFIX}")):
         plain_path = plain_tables.pure.compact_folder() / path.name
-        if not plain_path.is_file():
+        if not plain_path.is_file() or (args.classes and path.stem not in args.classes):
             continue
         started = time.perf_counter()
         filled, plain = opened(filled_tables, path), opened(plain_tables, plain_path)
@@ -103,7 +169,12 @@ def main() -> int:
             print(f"{path.stem}: not one filled and one plain file", file=sys.stderr)
             return 1
         fault = same(program, frisian, plain, filled)
-        name = material_name(material_of_name(path.stem) or (0, 0, 0, 0))
+        material = material_of_name(path.stem) or (0, 0, 0, 0)
+        name = material_name(material)
+        if sessions and not fault:
+            found, fault = probed(variant, sessions, material, args.probes, rng)
+            capturing += found
+            probes += args.probes
         print(
             f"{name}  plain {plain_path.stat().st_size / 1e6:9.1f} MB  filled "
             f"{path.stat().st_size / 1e6:8.1f} MB  {time.perf_counter() - started:6.1f} s"
@@ -115,9 +186,16 @@ def main() -> int:
         sizes[0] += plain_path.stat().st_size
         sizes[1] += path.stat().st_size
         classes += 1
+    for _, session in sessions:
+        session.close()
     print(
         f"{classes} classes: the filled files hold the plain ones' codes, filled; "
         f"{sizes[0] / 1e9:.3f} GB plain, {sizes[1] / 1e9:.3f} GB filled"
+        + (
+            f"; {probes:,} positions probed alike ({capturing:,} that must capture)"
+            if probes
+            else ""
+        )
     )
     return 0
 

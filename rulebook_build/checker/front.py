@@ -54,7 +54,7 @@ FIVE_PIECE_CLASSES: Final = frozenset(
 
 FIVE_PIECE_COST: Final = {
     "international": "about 9 minutes on 2 cores, 0.2 GB kept",
-    "frisian": "about 30 minutes on 2 cores and 11 GB of disk while it builds, 0.9 GB kept",
+    "frisian": "about 26 minutes on 2 cores and 9 GB of disk while it builds, 0.35 GB kept",
 }
 """What building the 5-piece classes costs (figures in benchmarks/README.md)."""
 

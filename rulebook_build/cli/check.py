@@ -435,7 +435,7 @@ def _suggest_tables(variants: set[str]) -> None:
                 f"--pieces 5 --pack' builds them once ({FIVE_PIECE_COST[name]})",
                 file=sys.stderr,
             )
-        else:  # not built by default: they take half an hour
+        else:  # not built by default: they take some 26 minutes
             print(
                 f"note: the {name} 5-piece endgame tables are not in the cache; "
                 f"'--table-pieces 5' or 'rulebook tables --variant {name} --pieces 5 --pack' "

@@ -39,8 +39,10 @@ the 6-piece pairs stay as built): both kinds of a class in one file of one byte 
 compressed with zlib, instead of two files of two bytes a slot, and the checker reads it as it
 reads the built ones.  The Fries Spel 5-piece classes, whose art. 17 runs make them 71 GB as
 built tables, are then built straight into their compact files (``engine/tables/coded.py``:
-each pair one byte a slot, packed as soon as both its kinds are built, kept as results only
-while larger classes still need it), with about 11 GB of disk at the peak instead of 60.  A
+each pair's count-rule kind one byte a slot, then half a byte, its pure kind two bits, packed
+as soon as both are built, and kept as results only while larger classes still need it), with
+about 9 GB of disk at the peak instead of 60, and kept in the filled form
+(``compact.FILLED``: 0.35 GB).  A
 compact class keeps no pure distances, so no class can be built from it: build the 6-piece
 pairs (``--pieces 6`` without ``--pack``) before the 5-piece classes are packed (then
 ``--pieces 6 --pack``), or build those again first.  ``--export`` hands on the compact files
@@ -120,7 +122,7 @@ from rulebook_build.rules import VARIANTS, Variant, find_variant
 # benchmarks/README.md ("Table builds").
 SECONDS_PER_SLOT = 45e-6  # the Python builder, on a busy machine
 NATIVE_SECONDS_PER_SLOT = 0.28e-6  # the compiled builder, International
-FRISIAN_NATIVE_SECONDS_PER_SLOT = 0.2e-6  # the compiled builder, Fries Spel (art. 17 runs)
+FRISIAN_NATIVE_SECONDS_PER_SLOT = 0.09e-6  # the compiled builder, Fries Spel (art. 17 runs)
 SLICED_SECONDS_PER_SLOT = 0.5e-6  # the 6-piece pairs, built by slices
 
 

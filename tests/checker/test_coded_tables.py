@@ -1,6 +1,6 @@
 """Classes built straight into compact files through build codes (``engine/tables/coded.py``),
 as ``rulebook tables --variant frisian --pieces 5 --pack`` builds the Fries Spel 5-piece set:
-here on Fries Spel 4-piece classes (the 5-piece ones take half an hour), whose compact files
+here on Fries Spel 4-piece classes (the 5-piece ones take some 26 minutes), whose compact files
 must hold the codes packed from the int16 tables the suite builds, filled (``compact.FILLED``),
 and answer every probe as those do."""
 

@@ -294,7 +294,7 @@ def _unwritten(path: Path, error: OSError) -> RulebookError:
     except OSError:
         free = ""
     return RulebookError(
-        f"cannot write {path.name}: {error.strerror or error}{free} (the build needs some 11 GB "
+        f"cannot write {path.name}: {error.strerror or error}{free} (the build needs some 9 GB "
         "at its peak; what is built is kept, and the same command goes on from there)",
         source=str(path),
     )
