@@ -33,9 +33,9 @@ from rulebook_build.engine import binaries
 from rulebook_build.engine.tables import compact
 from rulebook_build.engine.tables.index import material_name, material_of_name
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
-from rulebook_build.rules import State, Variant, find_variant, generate
-from rulebook_build.rules.board import BIT_OF_SQUARE
+from rulebook_build.rules import Variant, find_variant, generate
 from rulebook_build.rules.drawrules import initial_clocks
+from tests.checker.test_endgame import random_state
 
 
 def opened(tables: CheckerTables, path: Path) -> compact.CompactTable:
@@ -84,27 +84,10 @@ def same(
     return found or (f"{len(extra)} codes more in the plain file" if extra else None)
 
 
-def random_position(rng: random.Random, material: tuple[int, ...]) -> State:
-    """A position of ``material`` (the side to move's men and kings, the other side's), White
-    to move upwards, no man on the row it would be crowned on."""
-    while True:
-        squares = rng.sample(range(1, 51), sum(material))
-        groups = [0, 0, 0, 0]
-        at = 0
-        for group, count in enumerate(material):
-            for square in squares[at : at + count]:
-                groups[group] |= 1 << BIT_OF_SQUARE[square]
-            at += count
-        own_men = squares[: material[0]]
-        other_men = squares[material[0] + material[1] : sum(material[:3])]
-        if all(s > 5 for s in own_men) and all(s < 46 for s in other_men):
-            return (groups[0], groups[1], groups[2], groups[3], True, (0, 0), (0, 0))
-
-
 def probed(
     variant: Variant,
     readers: list[tuple[CheckerTables, binaries.ProverSession]],
-    material: tuple[int, ...],
+    material: tuple[int, int, int, int],
     count: int,
     rng: random.Random,
 ) -> tuple[int, str | None]:
@@ -113,7 +96,7 @@ def probed(
     capturing = tries = 0
     for _ in range(count):
         while True:
-            state = random_position(rng, material)
+            state = random_state(rng, variant, material)
             moves = generate(variant, state)
             captures = bool(moves) and bool(moves[0][2])
             tries += 1

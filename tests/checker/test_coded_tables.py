@@ -18,11 +18,11 @@ from rulebook_build.engine.tables.endgame import EndgameTables
 from rulebook_build.engine.tables.index import Material, material_name
 from rulebook_build.engine.tables.kinds import CheckerTables, checker_tables
 from rulebook_build.errors import RulebookError
-from rulebook_build.rules import FRISIAN, INTERNATIONAL, State, generate
-from rulebook_build.rules.board import BIT_OF_SQUARE
+from rulebook_build.rules import FRISIAN, INTERNATIONAL, generate
 from rulebook_build.rules.drawrules import initial_clocks
 
 from . import packs
+from .test_endgame import random_state
 
 pytestmark = pytest.mark.skipif(binaries.compiler() is None, reason="no C compiler on this machine")
 
@@ -110,23 +110,6 @@ def opened(tables: CheckerTables, material: Material) -> compact.CompactTable:
     )
 
 
-def random_position(rng: random.Random, material: Material) -> State:
-    """A position of ``material`` (the side to move's men and kings, the other side's), White
-    to move upwards, no man on the row it would be crowned on."""
-    while True:
-        squares = rng.sample(range(1, 51), sum(material))
-        groups = [0, 0, 0, 0]
-        at = 0
-        for group, count in enumerate(material):
-            for square in squares[at : at + count]:
-                groups[group] |= 1 << BIT_OF_SQUARE[square]
-            at += count
-        own_men = [s for s in squares[: material[0]]]
-        other_men = [s for s in squares[material[0] + material[1] : sum(material[:3])]]
-        if all(s > 5 for s in own_men) and all(s < 46 for s in other_men):
-            return (groups[0], groups[1], groups[2], groups[3], True, (0, 0), (0, 0))
-
-
 def same_answers(plain: CheckerTables, filled: CheckerTables, classes: list[Material]) -> None:
     """The filled files answer every probe as the plain ones do, positions that must capture
     (worked out from what their captures lead to) and the others alike: in Python and in the
@@ -143,7 +126,7 @@ def same_answers(plain: CheckerTables, filled: CheckerTables, classes: list[Mate
         capturing = 0
         for material in classes:
             for _ in range(60):
-                state = random_position(rng, material)
+                state = random_state(rng, FRISIAN, material)
                 moves = generate(FRISIAN, state)
                 capturing += bool(moves) and bool(moves[0][2])
                 clocks = initial_clocks(FRISIAN, state)
