@@ -242,7 +242,7 @@ class EndgameTables:
         rules' kind counting each capture a conversion (``retrograde.counted_exit``: a win in 1
         or a loss in 2 where the best capture leads within its fresh budget, else a draw: no
         count-rule result kept).  None where a position led to is not covered."""
-        wins = losses = draws = 0
+        losses = draws = 0
         counted: list[int] = []
         for move in moves:
             child = make(self.variant, state, move)
@@ -252,9 +252,7 @@ class EndgameTables:
             stored = DRAW if outcome.result == "draw" else outcome.plies
             if stored == DRAW:
                 draws += 1
-            elif stored & 1:
-                wins += 1
-            else:
+            elif not stored & 1:  # the child loses: a win here
                 losses += 1
             # a count-rule draw (or a distance the compact codes do not keep): no conversion
             if self.semantics == "rules" and stored != DRAW:
